@@ -1,0 +1,82 @@
+/**
+ * The resolved configuration: every default applied, every path absolute. Hand-written to read
+ * well; test/unit/config/types-match-schema.test.ts keeps it equal to schemas/config.schema.json,
+ * which stays the single source of truth.
+ */
+
+export type ScopeMode = 'open' | 'addressed' | 'locked';
+
+export interface InstanceConfig {
+  /** "" when the instance is unnamed. */
+  readonly name: string;
+  readonly scope: { readonly mode: ScopeMode; readonly workItems: readonly string[] };
+}
+
+export interface HarnessConfig {
+  readonly kind: 'claude' | 'command';
+  readonly command: string;
+  readonly args: readonly string[];
+  /** Agent harnesses get the boot directive and framed messages; a plain shell gets neither. */
+  readonly agent: boolean;
+  /** tmux key name sent by `!interrupt`. */
+  readonly interruptKey: string;
+  /** command kind: the session is ready once capture-pane matches this regular expression. */
+  readonly readyPattern?: string;
+}
+
+export interface StandingSessionConfig {
+  readonly name: string;
+  readonly description: string;
+  readonly harness: string;
+  readonly args: readonly string[];
+  /** Absolute. */
+  readonly cwd: string;
+  readonly prompt?: string;
+  /** Absolute. */
+  readonly promptFile?: string;
+  readonly autoStart: boolean;
+  /** false: no Slack thread; otherwise the channel to announce in ("" = slack.channel). */
+  readonly slack: false | { readonly channel: string };
+}
+
+export interface Config {
+  /** Absolute path of the file this came from. */
+  readonly configPath: string;
+  readonly instance: InstanceConfig;
+  /** Problems in the instance block that made it resolve to `locked` (DESIGN §7.4). */
+  readonly instanceWarnings: readonly string[];
+  readonly state: { readonly root: string };
+  readonly tmux: { readonly socket: string };
+  readonly harnesses: Readonly<Record<string, HarnessConfig>>;
+  readonly defaults: { readonly harness: string; readonly cwd: string };
+  readonly standing: {
+    readonly autoStart: boolean;
+    readonly allowedRoots: readonly string[];
+    readonly sessions: readonly StandingSessionConfig[];
+  };
+  readonly delivery: {
+    /** How long a delivery waits for a just-spawned session to become ready. */
+    readonly readyTimeoutMs: number;
+    /** Pause between paste and the submitting Enter. */
+    readonly submitDelayMs: number;
+    /** How long to wait for a harness to confirm a prompt before pressing Enter once more. */
+    readonly confirmTimeoutMs: number;
+  };
+  readonly slack: {
+    readonly enabled: boolean;
+    readonly mode: 'socket' | 'http';
+    readonly channel: string;
+    readonly command: string;
+    readonly authorizedUsers: readonly string[];
+  };
+  readonly github: {
+    readonly repos: readonly { readonly repo: string; readonly path: string }[];
+    readonly authorizedUsers: readonly string[];
+    readonly keyword: string;
+    readonly webhook: { readonly path: string; readonly allowUnsigned: boolean };
+    readonly poll: { readonly enabled: boolean; readonly intervalSeconds: number };
+  };
+  readonly http: { readonly host: string; readonly port: number };
+  /** "" = the TCP control-plane listener is off; otherwise `host:port`. */
+  readonly api: { readonly listen: string };
+}

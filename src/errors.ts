@@ -1,0 +1,60 @@
+/**
+ * Every error the-loop reports to a person carries a stable `code` (branch and assert on it) and a
+ * message that names the remedy (show it). The HTTP status follows from the code, so the control
+ * plane, the CLI and the surfaces agree on what each failure means.
+ */
+export const errorCodes = {
+  bad_request: 400,
+  invalid_name: 400,
+  invalid_ref: 400,
+  empty_message: 400,
+  declared_session: 400,
+  harness_unknown: 400,
+  cwd_not_allowed: 400,
+  spawn_failed: 400,
+  config_invalid: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  session_unknown: 404,
+  session_not_running: 404,
+  name_taken: 409,
+  foreign_session: 409,
+  conflict: 409,
+  payload_too_large: 413,
+  tmux_unavailable: 503,
+  delivery_failed: 500,
+  internal: 500,
+} as const;
+
+export type ErrorCode = keyof typeof errorCodes;
+
+export class LoopError extends Error {
+  override readonly name = 'LoopError';
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+
+  get status(): number {
+    return errorCodes[this.code];
+  }
+}
+
+export function isLoopError(value: unknown): value is LoopError {
+  return value instanceof LoopError;
+}
+
+/** At the edges, anything thrown becomes a LoopError; unknown failures keep their message. */
+export function asLoopError(value: unknown): LoopError {
+  if (value instanceof LoopError) return value;
+  const message = value instanceof Error ? value.message : String(value);
+  return new LoopError('internal', message);
+}
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.hasOwn(errorCodes, value);
+}
