@@ -1,0 +1,60 @@
+import { paneTarget } from './exact-target.js';
+import type { SpawnSpec } from './tmux-driver.js';
+
+/**
+ * The tmux argv for a new session. The command goes after `--` as separate arguments, which tmux
+ * executes without a shell; a one-element command would go through `sh -c`, so it is wrapped in
+ * `env --`. Before tmux 3.2 there is no `new-session -e`, so variables travel as `env` operands.
+ * The owner tag and remain-on-exit are set in the same tmux call, before the process can exit.
+ */
+export function buildSpawnArgs(spec: SpawnSpec, sessionEnvSupported: boolean): string[] {
+  const pairs = Object.entries(spec.env).map(([key, value]) => literalArgument(`${key}=${value}`));
+  if (!/^[A-Za-z0-9-]{1,64}$/.test(spec.owner)) throw new Error('owner id must be a plain token');
+  for (const key of Object.keys(spec.env)) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(key)) throw new Error(`invalid environment name ${key}`);
+  }
+  const argv = spec.argv.map(literalArgument);
+  const command = sessionEnvSupported
+    ? spec.argv.length === 1
+      ? ['env', '--', ...argv]
+      : argv
+    : ['env', '--', ...pairs, ...argv];
+  const envFlags = sessionEnvSupported ? pairs.flatMap((pair) => ['-e', pair]) : [];
+  return [
+    'new-session',
+    '-d',
+    '-s',
+    spec.name,
+    '-c',
+    literalArgument(spec.cwd),
+    '-x',
+    String(spec.width ?? 200),
+    '-y',
+    String(spec.height ?? 50),
+    ...envFlags,
+    '--',
+    ...command,
+    ';',
+    'set-option',
+    '-w',
+    '-t',
+    paneTarget(spec.name),
+    'remain-on-exit',
+    'on',
+    ';',
+    'set-option',
+    '-t',
+    paneTarget(spec.name),
+    '@the-loop-owner',
+    spec.owner,
+  ];
+}
+
+/**
+ * tmux reads an argument that ends in `;` as "this argument, then a new command", so `x;` would
+ * let a configured argument start a second tmux command. A backslash before the final `;` keeps it
+ * literal; an argument that already ends in `\\;` arrives unchanged the same way.
+ */
+export function literalArgument(value: string): string {
+  return value.endsWith(';') ? `${value.slice(0, -1)}\\;` : value;
+}

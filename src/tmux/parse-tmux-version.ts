@@ -1,0 +1,18 @@
+export interface TmuxVersion {
+  readonly major: number;
+  readonly minor: number;
+  readonly raw: string;
+}
+
+/** `tmux 3.3a`, `tmux next-3.5`, `tmux master` → comparable numbers (unknown builds count as new). */
+export function parseTmuxVersion(output: string): TmuxVersion {
+  const raw = output.trim();
+  const match = /(\d+)\.(\d+)/.exec(raw);
+  if (!match) return { major: 99, minor: 0, raw };
+  return { major: Number(match[1]), minor: Number(match[2]), raw };
+}
+
+/** `new-session -e` arrived in tmux 3.2; older servers get an `env NAME=value` prefix instead. */
+export function supportsSessionEnv(version: TmuxVersion): boolean {
+  return version.major > 3 || (version.major === 3 && version.minor >= 2);
+}

@@ -1,0 +1,209 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTmuxDriver } from '../../../src/tmux/create-tmux-driver.js';
+import type { TmuxDriver } from '../../../src/tmux/tmux-driver.js';
+import { silentLogger } from '../../../src/log/create-logger.js';
+import { createPrivateTmux, type PrivateTmux } from '../../helpers/private-tmux.js';
+import { eventually } from '../../helpers/eventually.js';
+import { isLoopError } from '../../../src/errors.js';
+
+const owner = 'owner-test-1';
+
+describe('tmux driver on a private server', () => {
+  let server: PrivateTmux;
+  let driver: TmuxDriver;
+  let signals: Array<{ pid: number; signal: string }>;
+
+  beforeEach(() => {
+    server = createPrivateTmux();
+    signals = [];
+    driver = createTmuxDriver({
+      runner: server.runner,
+      logger: silentLogger(),
+      signal: (pid, signal) => {
+        signals.push({ pid, signal });
+        process.kill(pid, signal);
+      },
+    });
+  });
+  afterEach(async () => {
+    await server.dispose();
+  });
+
+  const spawnCat = (name: string) =>
+    driver.spawn({ name, cwd: '/tmp', argv: ['cat'], env: { LOOP_X: 'y z' }, owner });
+
+  it('reports absent when no server runs, live after spawn, with our owner tag', async () => {
+    expect((await driver.probe('sup')).state).toBe('absent');
+    await spawnCat('sup');
+    const info = await driver.probe('sup');
+    expect(info).toMatchObject({ name: 'sup', state: 'live', owner });
+    expect(info.panePid).toBeGreaterThan(0);
+  });
+
+  it('the prefix trap: with sup absent and sup-2 live, nothing done to sup touches sup-2', async () => {
+    await spawnCat('sup-2');
+    expect((await driver.probe('sup')).state).toBe('absent');
+    await expect(driver.paste('sup', owner, 'hello')).rejects.toMatchObject({
+      code: 'session_not_running',
+    });
+    await expect(driver.sendKeys('sup', owner, ['Enter'])).rejects.toMatchObject({
+      code: 'session_not_running',
+    });
+    await expect(driver.capture('sup')).rejects.toMatchObject({ code: 'session_not_running' });
+    await driver.terminate('sup', owner, { graceMs: 200 });
+    await driver.clearDead('sup', owner);
+    expect(signals).toEqual([]);
+    const sup2 = await driver.probe('sup-2');
+    expect(sup2.state).toBe('live');
+    expect(await driver.capture('sup-2')).not.toContain('hello');
+    const buffers = await server.tmux('list-buffers');
+    expect(buffers.stdout).toBe('');
+  });
+
+  it('never pastes into, keys into or signals a session without our owner tag', async () => {
+    await server.tmux('new-session', '-d', '-s', 'sup', '--', 'cat');
+    await expect(driver.paste('sup', owner, 'secret text')).rejects.toMatchObject({
+      code: 'foreign_session',
+    });
+    await expect(driver.sendKeys('sup', owner, ['C-c'])).rejects.toMatchObject({
+      code: 'foreign_session',
+    });
+    await expect(driver.terminate('sup', owner, { graceMs: 200 })).rejects.toMatchObject({
+      code: 'foreign_session',
+    });
+    await expect(driver.clearDead('sup', owner)).rejects.toMatchObject({ code: 'foreign_session' });
+    expect(signals).toEqual([]);
+    expect((await driver.probe('sup')).state).toBe('live');
+    expect(await driver.capture('sup')).not.toContain('secret text');
+    expect((await server.tmux('list-buffers')).stdout).toBe('');
+  });
+
+  it('a session tagged by another instance is not ours either', async () => {
+    await driver.spawn({ name: 'sup', cwd: '/tmp', argv: ['cat'], env: {}, owner: 'someone-else' });
+    await expect(driver.paste('sup', owner, 'x')).rejects.toSatisfy(
+      (error) => isLoopError(error) && error.code === 'foreign_session',
+    );
+  });
+
+  it('passes the environment and runs argv without a shell', async () => {
+    await driver.spawn({
+      name: 'env',
+      cwd: '/tmp',
+      argv: ['sh', '-c', 'printf "%s|%s\\n" "$LOOP_X" "$0"; exec cat', 'literal $HOME;'],
+      env: { LOOP_X: 'spaces and $dollar' },
+      owner,
+    });
+    const screen = await eventually(async () => {
+      const text = await driver.capture('env');
+      return text.includes('|') ? text : undefined;
+    });
+    expect(screen).toContain('spaces and $dollar|literal $HOME;');
+  });
+
+  it('lists every session in one call, with state and owner', async () => {
+    await spawnCat('one');
+    await driver.spawn({ name: 'two', cwd: '/tmp', argv: ['sh', '-c', 'exit 3'], env: {}, owner });
+    await server.tmux('new-session', '-d', '-s', 'foreign', '--', 'cat');
+    const listing = await eventually(async () => {
+      const result = await driver.listSessions();
+      return result.ok && result.sessions.get('two')?.state === 'dead' ? result : undefined;
+    });
+    expect(listing.sessions.get('one')).toMatchObject({ state: 'live', owner });
+    expect(listing.sessions.get('two')).toMatchObject({ state: 'dead', owner, deadStatus: 3 });
+    expect(listing.sessions.get('foreign')).toMatchObject({ state: 'live', owner: '' });
+  });
+
+  it('an empty server lists no sessions rather than failing', async () => {
+    const listing = await driver.listSessions();
+    expect(listing).toEqual({ ok: true, sessions: new Map() });
+  });
+
+  it('pastes through a unique buffer and leaves no buffer behind', async () => {
+    await spawnCat('p');
+    await driver.paste('p', owner, 'first line\nsecond line');
+    await driver.sendKeys('p', owner, ['Enter']);
+    await eventually(async () => (await driver.capture('p')).includes('second line'));
+    expect((await server.tmux('list-buffers')).stdout).toBe('');
+  });
+
+  it('terminates gracefully: SIGTERM to the pane group, then the session is gone', async () => {
+    await spawnCat('t');
+    const pid = (await driver.probe('t')).panePid;
+    await driver.terminate('t', owner, { graceMs: 2_000 });
+    expect(signals[0]).toEqual({ pid: -(pid ?? 0), signal: 'SIGTERM' });
+    expect((await driver.probe('t')).state).toBe('absent');
+  });
+
+  it('escalates for a process that ignores SIGTERM', async () => {
+    await driver.spawn({
+      name: 'stubborn',
+      cwd: '/tmp',
+      argv: ['sh', '-c', 'trap "" TERM HUP; while :; do sleep 0.05; done'],
+      env: {},
+      owner,
+    });
+    await driver.terminate('stubborn', owner, { graceMs: 400 });
+    expect(signals.map((entry) => entry.signal)).toEqual(['SIGTERM', 'SIGHUP', 'SIGKILL']);
+    expect((await driver.probe('stubborn')).state).toBe('absent');
+  });
+
+  it('a dead pane stays visible as dead and can be cleared', async () => {
+    await driver.spawn({ name: 'd', cwd: '/tmp', argv: ['sh', '-c', 'exit 1'], env: {}, owner });
+    await eventually(async () => (await driver.probe('d')).state === 'dead');
+    await driver.clearDead('d', owner);
+    expect((await driver.probe('d')).state).toBe('absent');
+  });
+
+  it('refuses a second session with the same name', async () => {
+    await spawnCat('dup');
+    await expect(spawnCat('dup')).rejects.toMatchObject({ code: 'conflict' });
+  });
+
+  it('answers unknown, never absent, when tmux itself cannot run', async () => {
+    const broken = createTmuxDriver({
+      runner: {
+        run: async () => ({ exitCode: -1, stdout: '', stderr: '', failedToRun: true }),
+      },
+      logger: silentLogger(),
+    });
+    expect((await broken.probe('x')).state).toBe('unknown');
+    expect((await broken.listSessions()).ok).toBe(false);
+  });
+});
+
+describe('tmux driver on a tmux older than 3.2', () => {
+  it('passes the environment through an env prefix instead of -e', async () => {
+    const server = createPrivateTmux();
+    try {
+      const calls: string[][] = [];
+      const driver = createTmuxDriver({
+        runner: {
+          run: (args, input) => {
+            calls.push([...args]);
+            if (args[0] === '-V') {
+              return Promise.resolve({
+                exitCode: 0,
+                stdout: 'tmux 3.1c\n',
+                stderr: '',
+                failedToRun: false,
+              });
+            }
+            return server.runner.run(args, input);
+          },
+        },
+        logger: silentLogger(),
+      });
+      await driver.spawn({
+        name: 'old',
+        cwd: '/tmp',
+        argv: ['sh', '-c', 'echo "v=$THE_LOOP_INSTANCE"; exec cat'],
+        env: { THE_LOOP_INSTANCE: 'laptop-b' },
+        owner,
+      });
+      expect(calls.some((args) => args.includes('-e'))).toBe(false);
+      await eventually(async () => (await driver.capture('old')).includes('v=laptop-b'));
+    } finally {
+      await server.dispose();
+    }
+  });
+});

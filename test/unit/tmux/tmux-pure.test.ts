@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { buildSpawnArgs, literalArgument } from '../../../src/tmux/build-spawn-args.js';
+import { classifyTmuxFailure } from '../../../src/tmux/classify-tmux-failure.js';
+import { parseSessionLine } from '../../../src/tmux/parse-session-line.js';
+import { parseTmuxVersion, supportsSessionEnv } from '../../../src/tmux/parse-tmux-version.js';
+import { paneTarget, sessionTarget } from '../../../src/tmux/exact-target.js';
+
+describe('exact targets', () => {
+  it('always carries the = prefix', () => {
+    expect(sessionTarget('sup')).toBe('=sup');
+    expect(paneTarget('sup')).toBe('=sup:');
+  });
+});
+
+describe('literalArgument', () => {
+  it.each([
+    ['plain', 'plain'],
+    ['x;', 'x\\;'],
+    ['x\\;', 'x\\\\;'],
+    [';', '\\;'],
+    ['a;b', 'a;b'],
+  ])('%j → %j', (input, output) => {
+    expect(literalArgument(input)).toBe(output);
+  });
+});
+
+describe('buildSpawnArgs', () => {
+  const spec = {
+    name: 'loop-standing-a',
+    cwd: '/w',
+    argv: ['claude', '--x'],
+    env: { A: '1' },
+    owner: 'own-1',
+  };
+  it('passes env with -e and argv after -- on tmux ≥ 3.2, and tags the session in the same call', () => {
+    const args = buildSpawnArgs(spec, true);
+    expect(args.slice(0, 4)).toEqual(['new-session', '-d', '-s', 'loop-standing-a']);
+    expect(args).toContain('-e');
+    const dash = args.indexOf('--');
+    expect(args.slice(dash + 1, dash + 3)).toEqual(['claude', '--x']);
+    expect(args.join(' ')).toContain(
+      '; set-option -w -t =loop-standing-a: remain-on-exit on ; set-option -t =loop-standing-a: @the-loop-owner own-1',
+    );
+  });
+  it('uses an env prefix on older tmux', () => {
+    const args = buildSpawnArgs(spec, false);
+    expect(args).not.toContain('-e');
+    const dash = args.indexOf('--');
+    expect(args.slice(dash + 1, dash + 6)).toEqual(['env', '--', 'A=1', 'claude', '--x']);
+  });
+  it('wraps a one-word command so tmux does not hand it to a shell', () => {
+    const args = buildSpawnArgs({ ...spec, argv: ['bash'] }, true);
+    const dash = args.indexOf('--');
+    expect(args.slice(dash + 1, dash + 4)).toEqual(['env', '--', 'bash']);
+  });
+  it('refuses an owner or env name that could change the tmux command', () => {
+    expect(() => buildSpawnArgs({ ...spec, owner: 'a ; kill-server' }, true)).toThrow();
+    expect(() => buildSpawnArgs({ ...spec, env: { 'A B': 'x' } }, true)).toThrow();
+  });
+});
+
+describe('classifyTmuxFailure', () => {
+  it.each([
+    ["can't find session: sup", 'absent'],
+    ['no such session: =sup', 'absent'],
+    ['no server running on /tmp/tmux-0/x', 'absent'],
+    ['error connecting to /tmp/tmux-0/x (No such file or directory)', 'absent'],
+    ['error connecting to /tmp/tmux-0/x (Permission denied)', 'unknown'],
+    ['server exited unexpectedly', 'unknown'],
+    ['', 'unknown'],
+  ])('%j → %s', (stderr, expected) => {
+    expect(classifyTmuxFailure(stderr)).toBe(expected);
+  });
+});
+
+describe('parseSessionLine', () => {
+  it('reads a live session with an owner', () => {
+    expect(parseSessionLine('sup\t0\t42\t\town-1')).toEqual({
+      name: 'sup',
+      state: 'live',
+      owner: 'own-1',
+      panePid: 42,
+    });
+  });
+  it('reads a dead pane with its status and a session without owner', () => {
+    expect(parseSessionLine('x\t1\t42\t3\t')).toEqual({
+      name: 'x',
+      state: 'dead',
+      owner: '',
+      panePid: 42,
+      deadStatus: 3,
+    });
+  });
+  it('ignores garbage', () => {
+    expect(parseSessionLine('')).toBeUndefined();
+    expect(parseSessionLine('a\tb')).toBeUndefined();
+  });
+});
+
+describe('tmux version', () => {
+  it.each([
+    ['tmux 3.3a', 3, 3, true],
+    ['tmux 3.1c', 3, 1, false],
+    ['tmux 2.9', 2, 9, false],
+    ['tmux next-3.6', 3, 6, true],
+    ['tmux master', 99, 0, true],
+  ])('%s', (raw, major, minor, env) => {
+    const version = parseTmuxVersion(raw);
+    expect([version.major, version.minor]).toEqual([major, minor]);
+    expect(supportsSessionEnv(version)).toBe(env);
+  });
+});
