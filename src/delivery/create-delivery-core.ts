@@ -1,0 +1,134 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
+import { LoopError, asLoopError } from '../errors.js';
+import type { Logger } from '../log/create-logger.js';
+import type { TmuxDriver } from '../tmux/tmux-driver.js';
+import type { ConfirmationTracker } from './confirmation-tracker.js';
+import { frameMessage } from './frame-message.js';
+import { createKeyedQueue } from './keyed-queue.js';
+import type { Origin } from './origin.js';
+import type { ReadinessTracker } from './readiness-tracker.js';
+import { sanitizeText } from './sanitize-text.js';
+
+/** The session a ref resolves to, as far as typing into it is concerned. */
+export interface DeliveryTarget {
+  readonly ref: string;
+  readonly tmuxName: string;
+  readonly owner: string;
+  /** Agent harnesses get framed text; a plain shell gets the text as it is. */
+  readonly agent: boolean;
+  /** The harness reports each prompt it receives (Claude Code's UserPromptSubmit hook). */
+  readonly confirms: boolean;
+}
+
+/** Throws a LoopError naming the remedy when the ref has no running session. */
+export type ResolveTarget = (ref: string) => Promise<DeliveryTarget>;
+
+export interface DeliveryRequest {
+  readonly ref: string;
+  readonly text: string;
+  readonly origin: Origin;
+  /** Origin ids worth logging (Slack event id, GitHub delivery id); never message text. */
+  readonly ids?: Readonly<Record<string, string>>;
+}
+
+export interface DeliveryResult {
+  readonly outcome: 'delivered' | 'unconfirmed';
+  readonly deliveryId: string;
+}
+
+export interface DeliveryCore {
+  deliver(request: DeliveryRequest): Promise<DeliveryResult>;
+}
+
+export interface DeliveryTiming {
+  readonly readyTimeoutMs: number;
+  readonly submitDelayMs: number;
+  readonly confirmTimeoutMs: number;
+}
+
+export interface EventSink {
+  record(event: string, fields?: Record<string, unknown>): void;
+}
+
+export interface DeliveryCoreOptions {
+  readonly driver: TmuxDriver;
+  readonly resolve: ResolveTarget;
+  readonly readiness: ReadinessTracker;
+  readonly confirmations: ConfirmationTracker;
+  readonly events: EventSink;
+  readonly logger: Logger;
+  readonly timing: DeliveryTiming;
+  readonly newId?: () => string;
+}
+
+/** Large enough for a pasted log or file, small enough that one message cannot wedge a pane. */
+export const maxMessageBytes = 512 * 1024;
+
+export function createDeliveryCore(options: DeliveryCoreOptions): DeliveryCore {
+  const { driver, readiness, confirmations, events, timing } = options;
+  const queue = createKeyedQueue();
+  const newId = options.newId ?? randomUUID;
+
+  const typeInto = async (target: DeliveryTarget, text: string): Promise<boolean> => {
+    await readiness.waitUntilReady(target.tmuxName, timing.readyTimeoutMs);
+    await driver.paste(target.tmuxName, target.owner, text);
+    // A TUI can read an Enter that arrives with the paste as part of it; let the paste land first.
+    await delay(timing.submitDelayMs);
+    const pending = target.confirms ? confirmations.expect(target.tmuxName, text) : undefined;
+    try {
+      await driver.sendKeys(target.tmuxName, target.owner, ['Enter']);
+      if (!pending) return true;
+      if (await pending.wait(timing.confirmTimeoutMs)) return true;
+      await driver.sendKeys(target.tmuxName, target.owner, ['Enter']);
+      return await pending.wait(timing.confirmTimeoutMs);
+    } finally {
+      pending?.cancel();
+    }
+  };
+
+  return {
+    async deliver(request) {
+      const deliveryId = newId();
+      const started = performance.now();
+      const base = {
+        deliveryId,
+        ref: request.ref,
+        origin: request.origin.surface,
+        actor: request.origin.actor,
+        ...request.ids,
+      };
+      try {
+        const text = sanitizeText(request.text);
+        if (text.trim() === '') {
+          throw new LoopError('empty_message', 'the message is empty; send some text');
+        }
+        if (Buffer.byteLength(text) > maxMessageBytes) {
+          throw new LoopError(
+            'payload_too_large',
+            `the message is over ${maxMessageBytes / 1024} KB; send a shorter one or a file path`,
+          );
+        }
+        const target = await options.resolve(request.ref);
+        const payload = target.agent ? frameMessage(request.origin, text) : text;
+        const confirmed = await queue.run(target.tmuxName, () => typeInto(target, payload));
+        const outcome = confirmed ? 'delivered' : 'unconfirmed';
+        events.record(`delivery.${outcome}`, { ...base, ms: elapsed(started) });
+        return { outcome, deliveryId };
+      } catch (error) {
+        const failure = asLoopError(error);
+        events.record('delivery.failed', {
+          ...base,
+          code: failure.code,
+          reason: failure.message,
+          ms: elapsed(started),
+        });
+        throw failure;
+      }
+    },
+  };
+}
+
+function elapsed(started: number): number {
+  return Math.round((performance.now() - started) * 10) / 10;
+}

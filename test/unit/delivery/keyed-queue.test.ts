@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { createKeyedQueue } from '../../../src/delivery/keyed-queue.js';
+
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve: () => void = () => undefined;
+  const promise = new Promise<void>((done) => {
+    resolve = done;
+  });
+  return { promise, resolve };
+}
+
+describe('createKeyedQueue', () => {
+  it('runs tasks for one key one at a time, in order', async () => {
+    const queue = createKeyedQueue();
+    const log: string[] = [];
+    const gate = deferred();
+    const first = queue.run('a', async () => {
+      log.push('1 start');
+      await gate.promise;
+      log.push('1 end');
+    });
+    const second = queue.run('a', async () => {
+      log.push('2');
+    });
+    await Promise.resolve();
+    expect(queue.depth('a')).toBe(2);
+    expect(log).toEqual(['1 start']);
+    gate.resolve();
+    await Promise.all([first, second]);
+    expect(log).toEqual(['1 start', '1 end', '2']);
+    await Promise.resolve();
+    expect(queue.depth('a')).toBe(0);
+  });
+
+  it('lets other keys run while one key is busy', async () => {
+    const queue = createKeyedQueue();
+    const gate = deferred();
+    const slow = queue.run('a', () => gate.promise);
+    await queue.run('b', async () => undefined);
+    gate.resolve();
+    await slow;
+  });
+
+  it('keeps going after a failed task and passes results through', async () => {
+    const queue = createKeyedQueue();
+    const failed = queue.run('a', () => Promise.reject(new Error('boom')));
+    const next = queue.run('a', async () => 42);
+    await expect(failed).rejects.toThrow('boom');
+    await expect(next).resolves.toBe(42);
+  });
+});
