@@ -87,8 +87,14 @@ export function createDeliveryCore(options: DeliveryCoreOptions): DeliveryCore {
     }
   };
 
+  const attempt = async (request: DeliveryRequest, text: string): Promise<boolean> => {
+    const target = await options.resolve(request.ref);
+    const payload = target.agent ? frameMessage(request.origin, text) : text;
+    return typeInto(target, payload);
+  };
+
   return {
-    async deliver(request) {
+    deliver(request) {
       const deliveryId = newId();
       const started = performance.now();
       const base = {
@@ -98,24 +104,7 @@ export function createDeliveryCore(options: DeliveryCoreOptions): DeliveryCore {
         actor: request.origin.actor,
         ...request.ids,
       };
-      try {
-        const text = sanitizeText(request.text);
-        if (text.trim() === '') {
-          throw new LoopError('empty_message', 'the message is empty; send some text');
-        }
-        if (Buffer.byteLength(text) > maxMessageBytes) {
-          throw new LoopError(
-            'payload_too_large',
-            `the message is over ${maxMessageBytes / 1024} KB; send a shorter one or a file path`,
-          );
-        }
-        const target = await options.resolve(request.ref);
-        const payload = target.agent ? frameMessage(request.origin, text) : text;
-        const confirmed = await queue.run(target.tmuxName, () => typeInto(target, payload));
-        const outcome = confirmed ? 'delivered' : 'unconfirmed';
-        events.record(`delivery.${outcome}`, { ...base, ms: elapsed(started) });
-        return { outcome, deliveryId };
-      } catch (error) {
+      const fail = (error: unknown): never => {
         const failure = asLoopError(error);
         events.record('delivery.failed', {
           ...base,
@@ -124,9 +113,36 @@ export function createDeliveryCore(options: DeliveryCoreOptions): DeliveryCore {
           ms: elapsed(started),
         });
         throw failure;
+      };
+      let text: string;
+      try {
+        text = checkedText(request.text);
+      } catch (error) {
+        return Promise.reject(error).catch(fail);
       }
+      // Queued by ref before anything awaits, so messages keep the order they were sent in even
+      // when resolving one takes longer than another.
+      return queue.run(request.ref, () => attempt(request, text)).then((confirmed) => {
+        const outcome = confirmed ? 'delivered' : 'unconfirmed';
+        events.record(`delivery.${outcome}`, { ...base, ms: elapsed(started) });
+        return { outcome, deliveryId } as const;
+      }, fail);
     },
   };
+}
+
+function checkedText(raw: string): string {
+  const text = sanitizeText(raw);
+  if (text.trim() === '') {
+    throw new LoopError('empty_message', 'the message is empty; send some text');
+  }
+  if (Buffer.byteLength(text) > maxMessageBytes) {
+    throw new LoopError(
+      'payload_too_large',
+      `the message is over ${maxMessageBytes / 1024} KB; send a shorter one or a file path`,
+    );
+  }
+  return text;
 }
 
 function elapsed(started: number): number {

@@ -12,6 +12,8 @@ export function frameMessage(origin: Origin, text: string): string {
 export function originHeader(origin: Origin): string {
   const actor = headerPart(origin.actor) || 'unknown';
   switch (origin.surface) {
+    case 'system':
+      return '[the-loop]';
     case 'cli':
       return `[cli · ${actor}]`;
     case 'slack':

@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createConfirmationTracker } from '../../../src/delivery/confirmation-tracker.js';
 import {
@@ -32,6 +33,8 @@ describe('delivery core with real tmux and the fake agent', () => {
     core = createDeliveryCore({
       driver,
       resolve: async (ref) => {
+        // Resolving takes uneven time, as reading records does; order must not depend on it.
+        await delay(Math.random() * 3);
         const target = targets.get(ref);
         if (!target) throw new LoopError('session_unknown', `no session ${ref}`);
         return target;
