@@ -18,12 +18,15 @@ export const errorCodes = {
   not_found: 404,
   session_unknown: 404,
   session_not_running: 404,
+  method_not_allowed: 405,
   name_taken: 409,
   foreign_session: 409,
   conflict: 409,
   payload_too_large: 413,
   tmux_unavailable: 503,
+  serve_not_running: 503,
   delivery_failed: 500,
+  state_corrupt: 500,
   internal: 500,
 } as const;
 

@@ -1,0 +1,35 @@
+import { readFile } from 'node:fs/promises';
+import { errnoCode } from './errno-code.js';
+import type { LoggedEvent } from './event-log.js';
+
+/** Every well-formed line of an event log, in file order; a missing log has no events. */
+export async function readEvents(file: string): Promise<LoggedEvent[]> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT') return [];
+    throw error;
+  }
+  const events: LoggedEvent[] = [];
+  for (const line of text.split('\n')) {
+    const event = parseEventLine(line);
+    if (event) events.push(event);
+  }
+  return events;
+}
+
+/** A line torn by a crash or edited by hand is skipped, not fatal. */
+export function parseEventLine(line: string): LoggedEvent | undefined {
+  if (line.trim() === '') return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const candidate = value as Record<string, unknown>;
+  if (typeof candidate.ts !== 'string' || typeof candidate.event !== 'string') return undefined;
+  return candidate as LoggedEvent;
+}

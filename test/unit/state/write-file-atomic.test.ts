@@ -1,0 +1,42 @@
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { writeFileAtomic } from '../../../src/state/write-file-atomic.js';
+import { makeTempDir, modeOf, type TempDir } from './state-fixtures.js';
+
+let temp: TempDir;
+beforeEach(async () => {
+  temp = await makeTempDir();
+});
+afterEach(async () => {
+  await temp.remove();
+});
+
+describe('writeFileAtomic', () => {
+  it('replaces a file and leaves no temp file', async () => {
+    const file = path.join(temp.path, 'a.json');
+    await writeFile(file, 'old');
+    expect(await writeFileAtomic(file, 'new')).toBe(true);
+    expect(await readFile(file, 'utf8')).toBe('new');
+    expect(await readdir(temp.path)).toEqual(['a.json']);
+    expect(await modeOf(file)).toBe(0o600);
+  });
+
+  it('exclusive: creates a missing file but never replaces one', async () => {
+    const file = path.join(temp.path, 'b.json');
+    expect(await writeFileAtomic(file, 'first', { exclusive: true })).toBe(true);
+    expect(await writeFileAtomic(file, 'second', { exclusive: true })).toBe(false);
+    expect(await readFile(file, 'utf8')).toBe('first');
+    expect(await readdir(temp.path)).toEqual(['b.json']);
+  });
+
+  it('cleans up its temp file when the final step fails', async () => {
+    const target = path.join(temp.path, 'dir-in-the-way');
+    await writeFile(path.join(temp.path, 'keep'), '');
+    await import('node:fs/promises').then(({ mkdir }) =>
+      mkdir(path.join(target, 'child'), { recursive: true }),
+    );
+    await expect(writeFileAtomic(target, 'x')).rejects.toThrow();
+    expect((await readdir(temp.path)).sort()).toEqual(['dir-in-the-way', 'keep']);
+  });
+});
