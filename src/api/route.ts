@@ -1,0 +1,48 @@
+import type { Logger } from '../log/create-logger.js';
+
+/**
+ * The control plane's route table contract (DESIGN §3.5). The server owns transport, auth, body
+ * parsing and error mapping; a handler only sees parsed input and returns a status and a JSON body.
+ */
+
+export type HttpMethod = 'GET' | 'POST' | 'DELETE';
+
+export const httpMethods: readonly HttpMethod[] = ['GET', 'POST', 'DELETE'];
+
+/**
+ * `operator`: the person running the-loop (the CLI, or a TCP client holding the API token).
+ * `session`: an agent speaking for itself; the server hands the session token header to the
+ * handler, which decides whose token it is. On TCP both kinds also need the bearer token.
+ */
+export type RouteAuth = 'operator' | 'session';
+
+/** The header `the-loop post` and `the-loop hook` send; lower case, as node:http reports it. */
+export const sessionTokenHeader = 'x-the-loop-session-token';
+
+export interface ApiRequest {
+  /** Path parameters, URL-decoded (`{name}` → `params.name`). */
+  readonly params: Record<string, string>;
+  /** The parsed JSON body; `undefined` when the request had none. */
+  readonly body: unknown;
+  /** Only for `auth: 'session'` routes: the `X-The-Loop-Session-Token` header, when sent. */
+  readonly sessionToken?: string;
+  readonly requestId: string;
+  /** Already tagged with `requestId`. */
+  readonly logger: Logger;
+}
+
+export interface ApiResponse {
+  readonly status: number;
+  readonly body: unknown;
+}
+
+export interface Route {
+  readonly method: HttpMethod;
+  /** A template such as `/api/v1/standing-sessions/{name}`; a `{param}` fills one whole segment. */
+  readonly path: string;
+  /** Equal to the operationId in schemas/openapi.yaml (a test keeps them equal). */
+  readonly operationId: string;
+  readonly auth: RouteAuth;
+  /** Throw a LoopError to refuse; the server turns it into `{error, code}` with its status. */
+  readonly handler: (request: ApiRequest) => Promise<ApiResponse>;
+}
