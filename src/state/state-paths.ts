@@ -13,6 +13,8 @@ export interface StatePaths {
   readonly inbox: string;
   readonly dedupe: string;
   readonly instanceFile: string;
+  /** Per-session harness files (Claude Code settings with the-loop's hooks). */
+  readonly harness: string;
 }
 
 /** Where everything lives under the state root (DESIGN §3.4); the one place these names appear. */
@@ -27,6 +29,7 @@ export function statePaths(root: string): StatePaths {
     inbox: path.join(root, 'inbox'),
     dedupe: path.join(root, 'dedupe'),
     instanceFile: path.join(root, 'instance.json'),
+    harness: path.join(root, 'harness'),
   };
 }
 

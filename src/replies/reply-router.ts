@@ -1,0 +1,66 @@
+import type { EventSink } from '../delivery/create-delivery-core.js';
+import { asLoopError } from '../errors.js';
+import type { Logger } from '../log/create-logger.js';
+
+export type ReplyKind = 'reply' | 'notice';
+
+/** Where a reply landed: the Slack channel and thread, or the issue/PR ref. */
+export interface ReplyTarget {
+  readonly surface: 'slack' | 'github';
+  readonly location: string;
+}
+
+/** Somewhere an agent's words can go for a ref: its Slack thread, its GitHub issue. */
+export interface ReplySink {
+  readonly surface: ReplyTarget['surface'];
+  /** Whether this sink has a destination for the ref (a bound thread, a work item). */
+  accepts(ref: string): Promise<boolean>;
+  post(ref: string, text: string, kind: ReplyKind): Promise<ReplyTarget>;
+}
+
+export interface ReplyRouter {
+  /** Posts to every sink that serves the ref; returns where it landed. */
+  post(ref: string, text: string, kind: ReplyKind): Promise<{ targets: ReplyTarget[] }>;
+}
+
+/**
+ * Sends what an agent says to the people its session works for (DESIGN §8). Each post is one
+ * `agent.posted` event (never the text); a failing sink is reported, not fatal to the others.
+ */
+export function createReplyRouter(options: {
+  readonly sinks: readonly ReplySink[];
+  readonly events: EventSink;
+  readonly logger: Logger;
+}): ReplyRouter {
+  return {
+    async post(ref, text, kind) {
+      const targets: ReplyTarget[] = [];
+      const failed: string[] = [];
+      for (const sink of options.sinks) {
+        if (!(await sink.accepts(ref))) continue;
+        try {
+          targets.push(await sink.post(ref, text, kind));
+        } catch (error) {
+          failed.push(sink.surface);
+          options.logger.warn(
+            {
+              event: 'agent.post_failed',
+              ref,
+              surface: sink.surface,
+              code: asLoopError(error).code,
+            },
+            'agent reply not posted',
+          );
+        }
+      }
+      options.events.record('agent.posted', {
+        ref,
+        kind,
+        bytes: Buffer.byteLength(text),
+        postedTo: targets.map((target) => target.surface),
+        ...(failed.length ? { failed } : {}),
+      });
+      return { targets };
+    },
+  };
+}

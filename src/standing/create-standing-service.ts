@@ -1,0 +1,396 @@
+import { randomBytes } from 'node:crypto';
+import type { Config } from '../config/types.js';
+import type { DeliveryCore, DeliveryResult, EventSink } from '../delivery/create-delivery-core.js';
+import { createKeyedQueue } from '../delivery/keyed-queue.js';
+import type { ReadinessTracker } from '../delivery/readiness-tracker.js';
+import { LoopError, asLoopError } from '../errors.js';
+import { bootPrompt, standingBootDirective } from '../harness/boot-directive.js';
+import type { SessionLauncher } from '../harness/create-session-launcher.js';
+import type { Logger } from '../log/create-logger.js';
+import { isValidName, nameProblem, standingRef, standingTarget } from '../refs.js';
+import type { RecordStore } from '../state/record-store.js';
+import type { TmuxDriver } from '../tmux/tmux-driver.js';
+import { checkStartable } from './check-startable.js';
+import { decideStart } from './decide-start.js';
+import { resolveDefinitions, type ResolvedStanding } from './resolve-definitions.js';
+import { standingMessages } from './standing-messages.js';
+import type { StandingRecord, StandingView, StartOutcome } from './standing-types.js';
+import { toStandingView } from './to-standing-view.js';
+import { validateCreate, type CreateInput } from './validate-create.js';
+
+export interface StandingServiceOptions {
+  readonly config: Config;
+  readonly store: RecordStore<StandingRecord>;
+  readonly driver: TmuxDriver;
+  readonly launcher: SessionLauncher;
+  readonly delivery: DeliveryCore;
+  readonly readiness: ReadinessTracker;
+  readonly events: EventSink;
+  readonly logger: Logger;
+  /** The instance id written to `@the-loop-owner`. */
+  readonly owner: string;
+  readonly socketPath: string;
+  readonly stopGraceMs: number;
+  readonly clock?: () => Date;
+  readonly newToken?: () => string;
+}
+
+export type StopOutcome = 'stopped' | 'already-stopped';
+
+export interface BulkResult {
+  readonly name: string;
+  readonly outcome?: StartOutcome | StopOutcome;
+  readonly error?: { readonly code: string; readonly message: string };
+}
+
+export interface StandingService {
+  list(): Promise<StandingView[]>;
+  get(name: string): Promise<StandingView>;
+  start(name: string): Promise<{ outcome: StartOutcome; session: StandingView }>;
+  stop(name: string): Promise<{ outcome: StopOutcome; session: StandingView }>;
+  restart(name: string): Promise<{ outcome: StartOutcome; session: StandingView }>;
+  say(name: string, text: string, actor: string): Promise<DeliveryResult>;
+  create(input: CreateInput): Promise<{ session: StandingView; outcome?: StartOutcome }>;
+  delete(name: string): Promise<void>;
+  startAll(): Promise<BulkResult[]>;
+  stopAll(): Promise<BulkResult[]>;
+  /** The session a `THE_LOOP_SESSION_TOKEN` belongs to. */
+  nameForToken(token: string): Promise<string | undefined>;
+}
+
+export function createStandingService(options: StandingServiceOptions): StandingService {
+  const { config, store, driver, launcher, delivery, readiness, events, logger, owner } = options;
+  const clock = options.clock ?? (() => new Date());
+  const newToken = options.newToken ?? (() => randomBytes(24).toString('base64url'));
+  const lifecycle = createKeyedQueue();
+
+  const checkedName = (name: string): string => {
+    if (!isValidName(name)) throw new LoopError('invalid_name', nameProblem(name));
+    return name;
+  };
+
+  const resolveAll = async (): Promise<ResolvedStanding[]> =>
+    resolveDefinitions(
+      config.standing.sessions,
+      (await store.list()).map((entry) => entry.value),
+    );
+
+  const resolveOne = async (name: string): Promise<ResolvedStanding> => {
+    const record = await store.read(checkedName(name));
+    const [found] = resolveDefinitions(
+      config.standing.sessions.filter((session) => session.name === name),
+      record ? [record] : [],
+    );
+    if (!found) throw new LoopError('session_unknown', standingMessages.unknown(name));
+    return found;
+  };
+
+  const view = async (resolved: ResolvedStanding): Promise<StandingView> => {
+    const record = await store.read(resolved.definition.name);
+    const info = await driver.probe(standingTarget(resolved.definition.name));
+    return toStandingView(
+      resolved.definition,
+      resolved.source,
+      record,
+      info.state,
+      config.slack.channel,
+    );
+  };
+
+  const baseRecord = (resolved: ResolvedStanding): StandingRecord =>
+    resolved.record ?? {
+      version: 1,
+      name: resolved.definition.name,
+      source: resolved.source,
+      definition: resolved.definition,
+      status: 'stopped',
+      createdAt: clock().toISOString(),
+    };
+
+  const startLocked = async (resolved: ResolvedStanding): Promise<StartOutcome> => {
+    const { name } = resolved.definition;
+    const target = standingTarget(name);
+    const record = await store.read(name);
+    const decision = decideStart(await driver.probe(target), owner, record !== undefined);
+    if (decision.action === 'already-running') {
+      if (record && record.status !== 'running')
+        await store.write(name, { ...record, status: 'running' });
+      return 'already-running';
+    }
+    if (decision.action === 'refuse') {
+      const message =
+        decision.reason === 'foreign'
+          ? standingMessages.foreign(name)
+          : decision.reason === 'unrecorded'
+            ? standingMessages.unrecorded(name)
+            : standingMessages.tmuxUnknown(name);
+      throw new LoopError(
+        decision.reason === 'tmux-unknown' ? 'tmux_unavailable' : 'foreign_session',
+        message,
+      );
+    }
+    const { brief } = await checkStartable(resolved.definition, config).catch((error: unknown) => {
+      events.record('standing.spawn_failed', { name, code: asLoopError(error).code });
+      throw error;
+    });
+    if (decision.clearDeadPane) await driver.clearDead(target, owner);
+    const harness = config.harnesses[resolved.definition.harness];
+    if (!harness)
+      throw new LoopError('harness_unknown', `harness ${resolved.definition.harness} is gone`);
+    const sessionToken = newToken();
+    const previous = record ?? baseRecord(resolved);
+    const result = await launcher
+      .launch({
+        tmuxName: target,
+        owner,
+        cwd: resolved.definition.cwd,
+        env: {
+          THE_LOOP_INSTANCE: config.instance.name,
+          THE_LOOP_SESSION: standingRef(name),
+          THE_LOOP_SOCKET: options.socketPath,
+          THE_LOOP_SESSION_TOKEN: sessionToken,
+        },
+        harnessName: resolved.definition.harness,
+        harness,
+        args: resolved.definition.args,
+        ...(previous.conversationId ? { conversationId: previous.conversationId } : {}),
+      })
+      .catch((error: unknown) => {
+        const failure = asLoopError(error);
+        events.record('standing.spawn_failed', {
+          name,
+          code: failure.code,
+          reason: failure.message,
+        });
+        throw failure;
+      });
+    const { conversationId: _dropped, ...rest } = previous;
+    await store.write(name, {
+      ...rest,
+      definition: resolved.definition,
+      status: 'running',
+      sessionToken,
+      startedAt: clock().toISOString(),
+      ...(result.conversationId ? { conversationId: result.conversationId } : {}),
+    });
+    if (result.resumeFailed) {
+      events.record('standing.resume_failed', { name, conversationId: previous.conversationId });
+    }
+    const outcome: StartOutcome = result.resumed ? 'resumed' : 'started';
+    events.record(`standing.${outcome}`, { name, conversationId: result.conversationId });
+    if (harness.agent && !result.resumed) {
+      const directive = standingBootDirective({
+        name,
+        tmuxName: target,
+        instance: config.instance.name,
+        slackThread: resolved.definition.slack !== false && config.slack.enabled,
+      });
+      // Enqueued now, so it reaches the harness before any message sent after this start.
+      delivery
+        .deliver({
+          ref: standingRef(name),
+          text: bootPrompt(directive, brief),
+          origin: { surface: 'system', actor: 'the-loop' },
+        })
+        .catch((error: unknown) => {
+          logger.warn(
+            { event: 'standing.boot_failed', name, err: error },
+            'boot prompt not delivered',
+          );
+        });
+    }
+    return outcome;
+  };
+
+  const stopLocked = async (name: string): Promise<StopOutcome> => {
+    const target = standingTarget(name);
+    const record = await store.read(name);
+    const info = await driver.probe(target);
+    if (info.state === 'unknown')
+      throw new LoopError('tmux_unavailable', standingMessages.tmuxUnknown(name));
+    if (info.state !== 'absent' && info.owner !== owner) {
+      throw new LoopError('foreign_session', standingMessages.foreign(name));
+    }
+    if (info.state !== 'absent') {
+      try {
+        await driver.terminate(target, owner, { graceMs: options.stopGraceMs });
+      } catch (error) {
+        const failure = asLoopError(error);
+        events.record('standing.stop_failed', {
+          name,
+          code: failure.code,
+          reason: failure.message,
+        });
+        throw failure;
+      }
+    }
+    readiness.forget(target);
+    const wasRunning = info.state === 'live' || record?.status === 'running';
+    if (record) {
+      const { sessionToken: _revoked, ...kept } = record;
+      await store.write(name, { ...kept, status: 'stopped', stoppedAt: clock().toISOString() });
+    }
+    if (!wasRunning) return 'already-stopped';
+    events.record('standing.stopped', { name });
+    return 'stopped';
+  };
+
+  const bulk = async (
+    names: readonly string[],
+    verb: (name: string) => Promise<StartOutcome | StopOutcome>,
+  ): Promise<BulkResult[]> =>
+    Promise.all(
+      names.map(async (name) => {
+        try {
+          return { name, outcome: await verb(name) };
+        } catch (error) {
+          const failure = asLoopError(error);
+          return { name, error: { code: failure.code, message: failure.message } };
+        }
+      }),
+    );
+
+  const service: StandingService = {
+    async list() {
+      const all = await resolveAll();
+      const listing = await driver.listSessions();
+      return all.map((resolved) => {
+        const info = listing.ok
+          ? listing.sessions.get(standingTarget(resolved.definition.name))
+          : undefined;
+        const state = !listing.ok
+          ? 'unknown'
+          : !info
+            ? 'absent'
+            : info.owner === owner
+              ? info.state
+              : 'unknown';
+        return toStandingView(
+          resolved.definition,
+          resolved.source,
+          resolved.record,
+          state,
+          config.slack.channel,
+        );
+      });
+    },
+
+    async get(name) {
+      return view(await resolveOne(name));
+    },
+
+    async start(name) {
+      const resolved = await resolveOne(name);
+      const outcome = await lifecycle.run(name, async () => startLocked(await resolveOne(name)));
+      return { outcome, session: await view(resolved) };
+    },
+
+    async stop(name) {
+      const resolved = await resolveOne(name);
+      const outcome = await lifecycle.run(name, () => stopLocked(name));
+      return { outcome, session: await view(resolved) };
+    },
+
+    async restart(name) {
+      const resolved = await resolveOne(name);
+      const outcome = await lifecycle.run(name, async () => {
+        const current = await resolveOne(name);
+        await checkStartable(current.definition, config);
+        await stopLocked(name);
+        return startLocked(await resolveOne(name));
+      });
+      return { outcome, session: await view(resolved) };
+    },
+
+    async say(name, text, actor) {
+      await resolveOne(name);
+      const result = await delivery.deliver({
+        ref: standingRef(name),
+        text,
+        origin: { surface: 'cli', actor },
+      });
+      events.record('standing.said', {
+        name,
+        deliveryId: result.deliveryId,
+        outcome: result.outcome,
+      });
+      return result;
+    },
+
+    async create(input) {
+      const checked = await validateCreate(input, config);
+      const { name } = checked.definition;
+      return lifecycle.run(name, async () => {
+        const declared = config.standing.sessions.some((session) => session.name === name);
+        if (declared || (await store.read(name))) {
+          throw new LoopError('name_taken', standingMessages.nameTaken(name, declared));
+        }
+        const info = await driver.probe(standingTarget(name));
+        if (info.state === 'unknown')
+          throw new LoopError('tmux_unavailable', standingMessages.tmuxUnknown(name));
+        if (info.state !== 'absent')
+          throw new LoopError('name_taken', standingMessages.foreign(name));
+        const record: StandingRecord = {
+          version: 1,
+          name,
+          source: 'created',
+          definition: checked.definition,
+          status: 'stopped',
+          createdAt: clock().toISOString(),
+        };
+        await store.write(name, record);
+        events.record('standing.created', { name, harness: checked.definition.harness });
+        const resolved: ResolvedStanding = {
+          definition: record.definition,
+          source: 'created',
+          record,
+        };
+        if (!checked.start) return { session: await view(resolved) };
+        try {
+          const outcome = await startLocked(resolved);
+          return { session: await view(resolved), outcome };
+        } catch (error) {
+          // A created session that cannot start is not left behind half-made.
+          await store.remove(name);
+          events.record('standing.deleted', { name, reason: 'start_failed' });
+          throw error;
+        }
+      });
+    },
+
+    async delete(name) {
+      const resolved = await resolveOne(name);
+      if (resolved.configKey) {
+        throw new LoopError(
+          'declared_session',
+          standingMessages.declared(name, resolved.configKey),
+        );
+      }
+      await lifecycle.run(name, async () => {
+        await stopLocked(name);
+        await store.remove(name);
+        events.record('standing.deleted', { name });
+      });
+    },
+
+    async startAll() {
+      const all = await resolveAll();
+      const names = all
+        .filter((entry) => entry.definition.autoStart)
+        .map((entry) => entry.definition.name);
+      return bulk(names, async (name) => (await service.start(name)).outcome);
+    },
+
+    async stopAll() {
+      const names = (await store.list()).map((entry) => entry.key);
+      return bulk(names, async (name) => (await service.stop(name)).outcome);
+    },
+
+    async nameForToken(token) {
+      if (token === '') return undefined;
+      const records = await store.list();
+      return records.find((entry) => entry.value.sessionToken === token)?.key;
+    },
+  };
+  return service;
+}

@@ -1,0 +1,38 @@
+import type { StandingSessionConfig } from '../config/types.js';
+import type { StandingDefinition, StandingRecord, StandingSource } from './standing-types.js';
+
+export interface ResolvedStanding {
+  readonly definition: StandingDefinition;
+  readonly source: StandingSource;
+  readonly record?: StandingRecord;
+  /** For declared sessions: where in the config it is (`standing.sessions[2]`). */
+  readonly configKey?: string;
+}
+
+/**
+ * The one answer to "what is this session": a declared definition comes from the config (which
+ * wins over whatever an old record holds), a created one from its record. Verbs cannot tell the
+ * two apart except through `source`.
+ */
+export function resolveDefinitions(
+  declared: readonly StandingSessionConfig[],
+  records: readonly StandingRecord[],
+): ResolvedStanding[] {
+  const byName = new Map(records.map((record) => [record.name, record]));
+  const result: ResolvedStanding[] = declared.map((session, index) => {
+    const record = byName.get(session.name);
+    byName.delete(session.name);
+    return {
+      definition: session,
+      source: 'declared',
+      configKey: `standing.sessions[${index}]`,
+      ...(record ? { record } : {}),
+    };
+  });
+  for (const record of byName.values()) {
+    // A record of a session that used to be declared and was removed from the config still
+    // shows (so it can be stopped); it is listed with the source it was recorded with.
+    result.push({ definition: record.definition, source: record.source, record });
+  }
+  return result.sort((a, b) => a.definition.name.localeCompare(b.definition.name));
+}

@@ -1,0 +1,35 @@
+import { standingTarget } from '../refs.js';
+
+/** The user-facing refusals of the standing verbs, each naming its remedy, in one place. */
+export const standingMessages = {
+  unknown: (name: string) =>
+    `no standing session \`${name}\`; see \`the-loop standing list\`, or create it with ` +
+    `\`the-loop standing create ${name}\``,
+  stopped: (name: string) =>
+    `session \`${name}\` is stopped — run \`the-loop standing start ${name}\` (or \`/loop start ${name}\`)`,
+  foreign: (name: string) => {
+    const target = standingTarget(name);
+    return (
+      `a tmux session \`${target}\` exists but was not started by this instance; the-loop will not ` +
+      `touch it. Inspect it with \`tmux attach -r -t '=${target}'\` and remove it with ` +
+      `\`tmux kill-session -t '=${target}'\` if it is not needed`
+    );
+  },
+  unrecorded: (name: string) => {
+    const target = standingTarget(name);
+    return (
+      `tmux session \`${target}\` is running but this instance has no record of it; inspect it with ` +
+      `\`tmux attach -r -t '=${target}'\` and remove it with \`tmux kill-session -t '=${target}'\``
+    );
+  },
+  tmuxUnknown: (name: string) =>
+    `tmux did not answer about \`${standingTarget(name)}\`; check that tmux runs (\`tmux ls\`) and try again`,
+  nameTaken: (name: string, declared: boolean) =>
+    declared
+      ? `\`${name}\` is already declared in the config; pick another name`
+      : `a standing session \`${name}\` already exists; pick another name or delete it first ` +
+        `(\`the-loop standing delete ${name}\`)`,
+  declared: (name: string, configKey: string) =>
+    `session \`${name}\` is declared in the config (${configKey}) and cannot be deleted here; ` +
+    `remove it from the config, or stop it with \`the-loop standing stop ${name}\``,
+} as const;

@@ -1,0 +1,59 @@
+import type { PaneState } from '../tmux/tmux-driver.js';
+
+export type StandingSource = 'declared' | 'created';
+export type StandingStatus = 'running' | 'stopped';
+
+/** What a standing session is: from the config (declared) or from a create (created). */
+export interface StandingDefinition {
+  readonly name: string;
+  readonly description: string;
+  readonly harness: string;
+  readonly args: readonly string[];
+  readonly cwd: string;
+  readonly prompt?: string;
+  readonly promptFile?: string;
+  readonly autoStart: boolean;
+  /** false: no Slack thread; "" = the default channel. */
+  readonly slack: false | { readonly channel: string };
+}
+
+export interface SlackBinding {
+  readonly channel: string;
+  readonly threadTs: string;
+}
+
+/** `<root>/standing/<name>.json`. */
+export interface StandingRecord {
+  readonly version: 1;
+  readonly name: string;
+  readonly source: StandingSource;
+  readonly definition: StandingDefinition;
+  readonly status: StandingStatus;
+  readonly conversationId?: string;
+  /** Lets the session's `the-loop post` and hooks speak as this session only. */
+  readonly sessionToken?: string;
+  readonly createdAt: string;
+  readonly startedAt?: string;
+  readonly stoppedAt?: string;
+  readonly slack?: SlackBinding;
+}
+
+/** What the API and CLI show; never the session token. */
+export interface StandingView {
+  readonly name: string;
+  readonly ref: string;
+  readonly source: StandingSource;
+  readonly description: string;
+  readonly harness: string;
+  readonly cwd: string;
+  readonly autoStart: boolean;
+  readonly status: StandingStatus;
+  readonly tmux: PaneState;
+  readonly conversationId?: string;
+  readonly createdAt?: string;
+  readonly startedAt?: string;
+  readonly stoppedAt?: string;
+  readonly slack?: { readonly channel: string; readonly threadTs?: string };
+}
+
+export type StartOutcome = 'started' | 'resumed' | 'already-running';
