@@ -1,0 +1,128 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { execa, type ResultPromise } from 'execa';
+import { stringify } from 'yaml';
+import { createApiClient } from '../../src/api/create-api-client.js';
+import { eventually } from './eventually.js';
+import { fakeAgentPath } from './spawn-fake-agent.js';
+
+export const binPath = path.resolve('bin/the-loop');
+
+export interface CliResult {
+  readonly exitCode: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/**
+ * A real `the-loop serve` in a child process, on a config of the test's own: a temporary state
+ * root, a private tmux socket, and a `fake` harness of kind claude that runs the fake agent.
+ */
+export interface ServeFixture {
+  readonly dir: string;
+  readonly configPath: string;
+  readonly socket: string;
+  readonly agentHome: string;
+  readonly stateRoot: string;
+  start(): Promise<void>;
+  /** SIGKILL (a crash) or SIGTERM (a clean stop). */
+  kill(signal: 'SIGKILL' | 'SIGTERM'): Promise<number | undefined>;
+  cli(
+    args: readonly string[],
+    options?: { input?: string; env?: Record<string, string> },
+  ): Promise<CliResult>;
+  output(): string;
+  dispose(): Promise<void>;
+}
+
+export async function createServeFixture(
+  extraConfig: (paths: { dir: string; agentHome: string }) => Record<string, unknown> = () => ({}),
+): Promise<ServeFixture> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'loop-e2e-'));
+  const agentHome = path.join(dir, 'agent');
+  const work = path.join(dir, 'work');
+  await mkdir(agentHome, { recursive: true });
+  await mkdir(work, { recursive: true });
+  const socket = `loop-e2e-${randomBytes(4).toString('hex')}`;
+  const config = {
+    state: { root: 'state' },
+    tmux: { socket },
+    harnesses: {
+      fake: {
+        kind: 'claude',
+        command: 'env',
+        args: [`FAKE_AGENT_HOME=${agentHome}`, process.execPath, fakeAgentPath],
+      },
+    },
+    defaults: { harness: 'fake', cwd: 'work' },
+    standing: { autoStart: true, allowedRoots: ['work'], sessions: [] },
+    delivery: { readyTimeoutMs: 15_000, submitDelayMs: 20, confirmTimeoutMs: 3_000 },
+    slack: { enabled: false },
+    ...extraConfig({ dir, agentHome }),
+  };
+  const configPath = path.join(dir, 'config.yaml');
+  await writeFile(configPath, stringify(config));
+  const stateRoot = path.join(dir, 'state');
+  let serve: ResultPromise | undefined;
+  let log = '';
+  const env = { THE_LOOP_LOG_LEVEL: 'debug', SLACK_BOT_TOKEN: '', GITHUB_TOKEN: '' };
+
+  const fixture: ServeFixture = {
+    dir,
+    configPath,
+    socket,
+    agentHome,
+    stateRoot,
+    async start() {
+      serve = execa(process.execPath, [binPath, 'serve', '--config', configPath], {
+        env,
+        reject: false,
+        all: true,
+      });
+      serve.all?.on('data', (chunk: Buffer) => {
+        log += chunk.toString();
+      });
+      const client = createApiClient({
+        socketPath: path.join(stateRoot, 'control.sock'),
+        timeoutMs: 2_000,
+      });
+      await eventually(
+        async () => {
+          if (serve?.exitCode !== null && serve?.exitCode !== undefined) {
+            throw new Error(`serve exited early:\n${log}`);
+          }
+          const health = await client.request('GET', '/api/v1/health').catch(() => undefined);
+          return health?.status === 200;
+        },
+        { timeoutMs: 20_000, what: 'serve to answer on its socket' },
+      );
+    },
+    async kill(signal) {
+      if (!serve) return undefined;
+      serve.kill(signal);
+      const result = await serve;
+      serve = undefined;
+      return result.exitCode;
+    },
+    async cli(args, options = {}) {
+      const result = await execa(process.execPath, [binPath, ...args, '--config', configPath], {
+        env: { ...env, ...options.env },
+        input: options.input ?? '',
+        reject: false,
+      });
+      return {
+        exitCode: result.exitCode ?? -1,
+        stdout: String(result.stdout),
+        stderr: String(result.stderr),
+      };
+    },
+    output: () => log,
+    async dispose() {
+      await fixture.kill('SIGKILL');
+      await execa('tmux', ['-L', socket, 'kill-server'], { reject: false });
+    },
+  };
+  return fixture;
+}
