@@ -1,0 +1,65 @@
+import { createHash } from 'node:crypto';
+import { readdir, stat, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import type { Logger } from '../log/create-logger.js';
+import { ensurePrivateDir } from './ensure-private-dir.js';
+import { errnoCode } from './errno-code.js';
+import { writeFileAtomic } from './write-file-atomic.js';
+
+/**
+ * Ids already seen (Slack event ids and message timestamps, GitHub delivery and comment ids),
+ * kept on disk so a retry or a second copy after a restart is still recognised. `claim` is
+ * atomic across processes: exactly one caller gets true for an id.
+ */
+export interface DedupeLedger {
+  claim(id: string): Promise<boolean>;
+  has(id: string): Promise<boolean>;
+  /** Forgets ids older than the retention; returns how many went. */
+  prune(): Promise<number>;
+}
+
+export function createDedupeLedger(options: {
+  readonly dir: string;
+  readonly logger: Logger;
+  readonly retentionMs?: number;
+  readonly clock?: () => number;
+}): DedupeLedger {
+  const retentionMs = options.retentionMs ?? 7 * 24 * 60 * 60 * 1000;
+  const clock = options.clock ?? Date.now;
+  let ready: Promise<unknown> | undefined;
+  // Ids are arbitrary strings from the outside; a hash makes every one a safe file name.
+  const fileOf = (id: string): string =>
+    path.join(options.dir, `${createHash('sha256').update(id).digest('hex').slice(0, 40)}.json`);
+
+  return {
+    async claim(id) {
+      ready ??= ensurePrivateDir(options.dir);
+      await ready;
+      return writeFileAtomic(fileOf(id), `${JSON.stringify({ at: clock() })}\n`, { exclusive: true });
+    },
+    async has(id) {
+      return stat(fileOf(id)).then(
+        () => true,
+        () => false,
+      );
+    },
+    async prune() {
+      const names = await readdir(options.dir).catch(() => [] as string[]);
+      let removed = 0;
+      for (const name of names.filter((entry) => entry.endsWith('.json'))) {
+        const file = path.join(options.dir, name);
+        try {
+          if (clock() - (await stat(file)).mtimeMs > retentionMs) {
+            await unlink(file);
+            removed += 1;
+          }
+        } catch (error) {
+          if (errnoCode(error) !== 'ENOENT') {
+            options.logger.warn({ event: 'dedupe.prune_failed', file, err: error }, 'could not prune');
+          }
+        }
+      }
+      return removed;
+    },
+  };
+}

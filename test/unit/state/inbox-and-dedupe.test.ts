@@ -1,0 +1,74 @@
+import { mkdtemp, readdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createDedupeLedger } from '../../../src/state/create-dedupe-ledger.js';
+import { createInbox } from '../../../src/state/create-inbox.js';
+import { silentLogger } from '../../../src/log/create-logger.js';
+
+const isText = (value: unknown): value is { text: string } =>
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as { text?: unknown }).text === 'string';
+
+describe('inbox', () => {
+  it('returns entries in arrival order, even within one millisecond or when the clock steps back', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'loop-inbox-'));
+    const times = [5, 5, 5, 4, 6];
+    const inbox = createInbox({
+      dir,
+      validate: isText,
+      logger: silentLogger(),
+      clock: () => times.shift() ?? 7,
+    });
+    for (const text of ['a', 'b', 'c', 'd', 'e']) await inbox.add({ text });
+    expect((await inbox.pending()).map((entry) => entry.value.text)).toEqual([
+      'a',
+      'b',
+      'c',
+      'd',
+      'e',
+    ]);
+  });
+
+  it('forgets an entry once it is done, and a new inbox over the same folder sees what was left', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'loop-inbox-'));
+    const first = createInbox({ dir, validate: isText, logger: silentLogger() });
+    const a = await first.add({ text: 'a' });
+    await first.add({ text: 'b' });
+    await first.done(a.key);
+    const second = createInbox({ dir, validate: isText, logger: silentLogger() });
+    expect((await second.pending()).map((entry) => entry.value.text)).toEqual(['b']);
+  });
+});
+
+describe('dedupe ledger', () => {
+  it('lets exactly one concurrent claim of an id win, and remembers it across instances', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'loop-dedupe-'));
+    const ledger = createDedupeLedger({ dir, logger: silentLogger() });
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => ledger.claim('slack:event:Ev1')),
+    );
+    expect(results.filter(Boolean)).toHaveLength(1);
+    const again = createDedupeLedger({ dir, logger: silentLogger() });
+    expect(await again.claim('slack:event:Ev1')).toBe(false);
+    expect(await again.has('slack:event:Ev1')).toBe(true);
+    expect(await again.claim('../../etc/passwd')).toBe(true);
+    expect((await readdir(dir)).every((name) => /^[0-9a-f]{40}\.json$/.test(name))).toBe(true);
+  });
+
+  it('prunes ids older than the retention', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'loop-dedupe-'));
+    let now = Date.now();
+    const ledger = createDedupeLedger({
+      dir,
+      logger: silentLogger(),
+      retentionMs: 1000,
+      clock: () => now,
+    });
+    await ledger.claim('old');
+    now += 60_000;
+    expect(await ledger.prune()).toBe(1);
+    expect(await ledger.claim('old')).toBe(true);
+  });
+});
