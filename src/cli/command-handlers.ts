@@ -1,0 +1,36 @@
+import type { CommandHandler } from './command-context.js';
+import type { CommandId } from './command-specs.js';
+import { runConfigCheck } from './commands/run-config-check.js';
+import { runHook } from './commands/run-hook.js';
+import { runInstance } from './commands/run-instance.js';
+import { runManifest } from './commands/run-manifest.js';
+import { runPost } from './commands/run-post.js';
+import { runServe } from './commands/run-serve.js';
+import { runStandingCreate } from './commands/run-standing-create.js';
+import { runStandingDelete } from './commands/run-standing-delete.js';
+import { runStandingGet } from './commands/run-standing-get.js';
+import { runStandingList } from './commands/run-standing-list.js';
+import { runStandingRestart } from './commands/run-standing-restart.js';
+import { runStandingSay } from './commands/run-standing-say.js';
+import { runStandingStart } from './commands/run-standing-start.js';
+import { runStandingStop } from './commands/run-standing-stop.js';
+import { runStatus } from './commands/run-status.js';
+
+/** Which handler runs which command: a table, so adding a command is one line here. */
+export const commandHandlers: Readonly<Record<CommandId, CommandHandler>> = {
+  serve: runServe,
+  status: runStatus,
+  instance: runInstance,
+  'standing list': runStandingList,
+  'standing get': runStandingGet,
+  'standing create': runStandingCreate,
+  'standing delete': runStandingDelete,
+  'standing start': runStandingStart,
+  'standing stop': runStandingStop,
+  'standing restart': runStandingRestart,
+  'standing say': runStandingSay,
+  post: runPost,
+  hook: runHook,
+  'config check': runConfigCheck,
+  manifest: runManifest,
+};

@@ -1,0 +1,221 @@
+/**
+ * Every command the CLI knows (DESIGN §3.1), as data: the parser, the help text and the docs test
+ * all read this one table, so an option cannot exist in one place and be missing in another.
+ */
+
+export type CommandId =
+  | 'serve'
+  | 'status'
+  | 'instance'
+  | 'standing list'
+  | 'standing get'
+  | 'standing create'
+  | 'standing delete'
+  | 'standing start'
+  | 'standing stop'
+  | 'standing restart'
+  | 'standing say'
+  | 'post'
+  | 'hook'
+  | 'config check'
+  | 'manifest';
+
+export interface ArgSpec {
+  /** The key the handler reads. */
+  readonly key: string;
+  /** `name` values must be valid names (checked before any request). */
+  readonly kind: 'name' | 'text' | 'word';
+  readonly optional?: boolean;
+}
+
+export interface FlagSpec {
+  readonly name: string;
+  /** The placeholder of the value the flag takes; none for a switch. */
+  readonly value?: string;
+  readonly help: string;
+}
+
+export interface CommandSpec {
+  readonly id: CommandId;
+  /**
+   * The synopsis after `the-loop `, written by hand (a test checks it names every flag); a long one
+   * breaks into lines with `\n`, and the help aligns them.
+   */
+  readonly usage: string;
+  readonly summary: string;
+  readonly args: readonly ArgSpec[];
+  readonly flags: readonly FlagSpec[];
+  /** Whether `--json` is accepted. */
+  readonly json: boolean;
+  /** Further help lines. */
+  readonly notes?: readonly string[];
+}
+
+export const globalFlags: readonly FlagSpec[] = [
+  {
+    name: 'config',
+    value: 'PATH',
+    help: 'the config file (default: $THE_LOOP_CONFIG, else .the-loop/config.yaml)',
+  },
+  { name: 'json', help: 'print JSON instead of text (commands that show something)' },
+  { name: 'help', help: 'show help (or `the-loop help [COMMAND]`)' },
+];
+
+const name: ArgSpec = { key: 'name', kind: 'name' };
+const optionalName: ArgSpec = { ...name, optional: true };
+const optionalText: ArgSpec = { key: 'text', kind: 'text', optional: true };
+
+export const commandSpecs: readonly CommandSpec[] = [
+  {
+    id: 'serve',
+    usage: 'serve',
+    summary: 'run the bot: control socket, standing sessions, Slack and GitHub',
+    args: [],
+    flags: [],
+    json: false,
+    notes: [
+      'Logs JSON lines on stdout (level from THE_LOOP_LOG_LEVEL, default info).',
+      'Ctrl-C or SIGTERM stops serving; the sessions keep running. A second signal exits at once.',
+    ],
+  },
+  {
+    id: 'status',
+    usage: 'status',
+    summary: 'health of the instance; exit 1 when not ok',
+    args: [],
+    flags: [],
+    json: true,
+  },
+  {
+    id: 'instance',
+    usage: 'instance',
+    summary: 'name, scope mode, declared and managed work items',
+    args: [],
+    flags: [],
+    json: true,
+  },
+  {
+    id: 'standing list',
+    usage: 'standing list',
+    summary: 'every standing session, declared and created',
+    args: [],
+    flags: [],
+    json: true,
+  },
+  {
+    id: 'standing get',
+    usage: 'standing get NAME',
+    summary: 'one standing session in detail',
+    args: [name],
+    flags: [],
+    json: true,
+  },
+  {
+    id: 'standing create',
+    usage:
+      'standing create NAME [--harness H] [--cwd DIR] [--prompt TEXT | --prompt-file F]\n' +
+      '[--description TEXT] [--slack-channel C] [--no-start] [--no-auto-start]',
+    summary: 'create a standing session (and start it)',
+    args: [name],
+    flags: [
+      {
+        name: 'harness',
+        value: 'H',
+        help: 'a configured harness name (default: defaults.harness)',
+      },
+      {
+        name: 'cwd',
+        value: 'DIR',
+        help: 'working directory, under standing.allowedRoots (relative to where you are)',
+      },
+      { name: 'prompt', value: 'TEXT', help: 'the brief appended to the boot directive' },
+      { name: 'prompt-file', value: 'F', help: 'read the brief from this file instead' },
+      { name: 'description', value: 'TEXT', help: 'one line saying what the session is for' },
+      {
+        name: 'slack-channel',
+        value: 'C',
+        help: 'announce its thread in this channel (default: slack.channel)',
+      },
+      { name: 'no-start', help: 'record it but do not start it now' },
+      { name: 'no-auto-start', help: 'do not start it when serve starts' },
+    ],
+    json: true,
+  },
+  {
+    id: 'standing delete',
+    usage: 'standing delete NAME',
+    summary: 'stop a created session and forget it (declared ones live in the config)',
+    args: [name],
+    flags: [],
+    json: true,
+  },
+  {
+    id: 'standing start',
+    usage: 'standing start [NAME]',
+    summary: 'start a session; no NAME: every auto-start session',
+    args: [optionalName],
+    flags: [],
+    json: true,
+  },
+  {
+    id: 'standing stop',
+    usage: 'standing stop [NAME]',
+    summary: 'stop a session (the record stays); no NAME: every running session',
+    args: [optionalName],
+    flags: [],
+    json: true,
+  },
+  {
+    id: 'standing restart',
+    usage: 'standing restart NAME',
+    summary: 'stop and start a session, resuming its conversation',
+    args: [name],
+    flags: [],
+    json: true,
+  },
+  {
+    id: 'standing say',
+    usage: 'standing say NAME [TEXT | -]',
+    summary: "type a message into a session ('-', or no TEXT with piped input, reads stdin)",
+    args: [name, optionalText],
+    flags: [],
+    json: true,
+    notes: ['The message is framed as coming from $USER. Text starting with - goes after --.'],
+  },
+  {
+    id: 'post',
+    usage: 'post [TEXT | -] [--file F]',
+    summary: 'from inside a session: reply to the people it works for',
+    args: [optionalText],
+    flags: [{ name: 'file', value: 'F', help: 'post the contents of this file' }],
+    json: true,
+    notes: [
+      'Needs THE_LOOP_SESSION_TOKEN and THE_LOOP_SOCKET, which the-loop sets in its sessions.',
+    ],
+  },
+  {
+    id: 'hook',
+    usage: 'hook EVENT',
+    summary: 'called by Claude Code hooks; reads the hook JSON on stdin',
+    args: [{ key: 'event', kind: 'word' }],
+    flags: [],
+    json: false,
+    notes: ['Always exits 0 within about a second and prints nothing on stdout.'],
+  },
+  {
+    id: 'config check',
+    usage: 'config check',
+    summary: 'validate and print the resolved config; exit 2 on error',
+    args: [],
+    flags: [],
+    json: true,
+  },
+  {
+    id: 'manifest',
+    usage: 'manifest',
+    summary: 'print the Slack app manifest (YAML) for this instance',
+    args: [],
+    flags: [],
+    json: true,
+  },
+];

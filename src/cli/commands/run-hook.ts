@@ -1,0 +1,55 @@
+import { createApiClient } from '../../api/create-api-client.js';
+import { asLoopError } from '../../errors.js';
+import type { CommandHandler } from '../command-context.js';
+import { hookPayload } from '../hook-payload.js';
+import { readStreamText } from '../read-stream-text.js';
+import { sessionEnv } from '../session-env.js';
+
+/** Claude Code waits for its hooks: with node's own start-up the command stays near a second. */
+const hookBudgetMs = 700;
+const stdinTimeoutMs = 300;
+const maxPayloadBytes = 1024 * 1024;
+
+/**
+ * `the-loop hook EVENT` (DESIGN §8): forwards the hook JSON to serve. It must never block or fail
+ * the agent, so it always exits 0, gives up on stdin and on serve in time, and writes nothing to
+ * stdout (Claude Code reads a hook's stdout as instructions). Problems get one line on stderr.
+ */
+export const runHook: CommandHandler = async (context) => {
+  const started = Date.now();
+  const { stderr } = context.io;
+  const session = sessionEnv(context.io.env);
+  if (session === undefined) {
+    stderr.write('the-loop hook: not inside a session started by the-loop; nothing sent\n');
+    return 0;
+  }
+  const payload = hookPayload(
+    await readStreamText(context.io.stdin, {
+      maxBytes: maxPayloadBytes,
+      timeoutMs: stdinTimeoutMs,
+    }),
+  );
+  const event = encodeURIComponent(context.args['event'] ?? '');
+  const client = createApiClient({
+    socketPath: session.socketPath,
+    timeoutMs: Math.max(100, hookBudgetMs - (Date.now() - started)),
+  });
+  try {
+    const answer = await client.request<{ error?: unknown }>(
+      'POST',
+      `/api/v1/hooks/${event}`,
+      payload,
+      {
+        'X-The-Loop-Session-Token': session.token,
+      },
+    );
+    if (answer.status >= 300) {
+      const message =
+        typeof answer.body?.error === 'string' ? answer.body.error : `HTTP ${answer.status}`;
+      stderr.write(`the-loop hook: ${message}\n`);
+    }
+  } catch (error) {
+    stderr.write(`the-loop hook: ${asLoopError(error).message}\n`);
+  }
+  return 0;
+};

@@ -1,0 +1,57 @@
+import { createApiClient } from '../../api/create-api-client.js';
+import { unwrap } from '../../api/unwrap.js';
+import type { ReplyTarget } from '../../replies/reply-router.js';
+import { chooseTextSource } from '../choose-text-source.js';
+import type { CommandHandler } from '../command-context.js';
+import { isInteractive } from '../is-interactive.js';
+import { readInputText } from '../read-input-text.js';
+import { sessionEnv } from '../session-env.js';
+
+interface PostAnswer {
+  readonly targets: readonly ReplyTarget[];
+}
+
+/**
+ * `the-loop post [TEXT | -] [--file F]`, run by an agent inside its session. The socket and the
+ * token come from the session's environment, not from a config file: the agent may be working in
+ * any directory, and the token is what lets it speak only as itself.
+ */
+export const runPost: CommandHandler = async (context) => {
+  const session = sessionEnv(context.io.env);
+  if (session === undefined) {
+    return context.usageError(
+      'THE_LOOP_SESSION_TOKEN and THE_LOOP_SOCKET are not set: run this from inside a session ' +
+        'started by the-loop',
+    );
+  }
+  const source = chooseTextSource({
+    text: context.args['text'],
+    file: context.stringFlag('file'),
+    stdinIsTerminal: isInteractive(context.io.stdin),
+  });
+  if (source.kind === 'usage-error') return context.usageError(source.message);
+  const text = await readInputText(source, context.io);
+  const client = createApiClient({ socketPath: session.socketPath });
+  const answer = unwrap(
+    await client.request<PostAnswer>(
+      'POST',
+      '/api/v1/post',
+      { text },
+      { 'X-The-Loop-Session-Token': session.token },
+    ),
+  );
+  if (context.json) {
+    context.printJson(answer);
+    return 0;
+  }
+  if (answer.targets.length > 0) {
+    const places = answer.targets.map((target) => `${target.surface} ${target.location}`);
+    context.print(`posted to ${places.join(', ')}`);
+  } else {
+    context.io.stderr.write(
+      'accepted, but no Slack thread or GitHub issue is connected to this session, so nobody ' +
+        'will see it\n',
+    );
+  }
+  return 0;
+};

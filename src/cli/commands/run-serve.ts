@@ -1,0 +1,76 @@
+import type { App } from '../../app.js';
+import { createLogger, type Logger } from '../../log/create-logger.js';
+import { printable } from '../../refs.js';
+import type { CliIo } from '../cli-io.js';
+import type { CommandHandler } from '../command-context.js';
+import { loopCommand } from '../loop-command.js';
+import { readVersion } from '../read-version.js';
+import { waitForStop } from '../wait-for-stop.js';
+
+const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const signalExitCodes = { SIGINT: 130, SIGTERM: 143 } as const;
+
+/**
+ * `the-loop serve`: logs JSON on stdout, tells people on stderr. Stops serving on SIGINT or
+ * SIGTERM and leaves the sessions running (agents keep working across a restart of the bot); a
+ * second signal while stopping ends the process at once.
+ */
+export const runServe: CommandHandler = async (context) => {
+  const { io } = context;
+  const level = io.env['THE_LOOP_LOG_LEVEL'] || 'info';
+  if (!logLevels.includes(level)) {
+    io.stderr.write(
+      `error: THE_LOOP_LOG_LEVEL is \`${printable(level)}\`: set it to one of ${logLevels.join(', ')}\n`,
+    );
+    return 2;
+  }
+  const config = await context.loadConfig();
+  const logger = createLogger({ level, destination: io.stdout });
+  // Loaded here, not at the top: the other commands (above all `hook`, which has about a second)
+  // should not pay for loading Bolt, Octokit and the rest of serve.
+  const { createApp } = await import('../../app.js');
+  const app = await createApp({
+    config,
+    env: io.env,
+    logger,
+    loopCommand: loopCommand(),
+    version: await readVersion(),
+  });
+  for (const line of app.surfacesOff) io.stderr.write(`${line}\n`);
+  await startOrRelease(app, logger);
+  io.stderr.write(
+    `the-loop serve: listening on ${app.paths.controlSocket}; Ctrl-C stops serving ` +
+      '(the sessions keep running)\n',
+  );
+  await stopOnSignal(app, io);
+  return 0;
+};
+
+async function startOrRelease(app: App, logger: Logger): Promise<void> {
+  try {
+    await app.start();
+  } catch (error) {
+    await app.stop().catch((stopError: unknown) => {
+      logger.warn({ err: stopError }, 'cleaning up after a failed start failed too');
+    });
+    throw error;
+  }
+}
+
+async function stopOnSignal(app: App, io: CliIo): Promise<void> {
+  const signals = io.signals ?? process;
+  const exit = io.exit ?? ((code: number) => process.exit(code));
+  const signal = await waitForStop(signals);
+  io.stderr.write(`the-loop serve: ${signal ?? 'stop'}, stopping (again to stop at once)\n`);
+  const stopped = new AbortController();
+  void waitForStop(signals, stopped.signal).then((again) => {
+    if (again === undefined) return;
+    io.stderr.write(`the-loop serve: ${again} again, exiting now\n`);
+    exit(signalExitCodes[again]);
+  });
+  try {
+    await app.stop();
+  } finally {
+    stopped.abort();
+  }
+}

@@ -1,0 +1,53 @@
+import path from 'node:path';
+import type { StandingView } from '../../standing/standing-types.js';
+import type { CommandHandler } from '../command-context.js';
+import { readLocalFile } from '../read-local-file.js';
+
+/**
+ * `the-loop standing create NAME …`. The prompt file is read here and sent as text, and --cwd is
+ * made absolute against the directory the person is in: serve would otherwise read both relative
+ * to its own config, which is not what someone typing a path means.
+ */
+export const runStandingCreate: CommandHandler = async (context) => {
+  const prompt = context.stringFlag('prompt');
+  const promptFile = context.stringFlag('prompt-file');
+  if (prompt !== undefined && promptFile !== undefined) {
+    return context.usageError('give --prompt or --prompt-file, not both');
+  }
+  const cwd = context.stringFlag('cwd');
+  const body = {
+    name: context.args['name'],
+    ...optional('harness', context.stringFlag('harness')),
+    ...optional('cwd', cwd === undefined ? undefined : path.resolve(context.io.cwd, cwd)),
+    ...optional(
+      'prompt',
+      promptFile === undefined
+        ? prompt
+        : await readLocalFile(context.io.cwd, promptFile, '--prompt-file'),
+    ),
+    ...optional('description', context.stringFlag('description')),
+    ...optional('slackChannel', context.stringFlag('slack-channel')),
+    ...(context.hasFlag('no-start') ? { start: false } : {}),
+    ...(context.hasFlag('no-auto-start') ? { autoStart: false } : {}),
+  };
+  const created = await context.api<StandingView | { session: StandingView }>(
+    'POST',
+    '/api/v1/standing-sessions',
+    body,
+  );
+  if (context.json) {
+    context.printJson(created);
+    return 0;
+  }
+  // The session itself (the pinned API) or wrapped with its start outcome (an older serve).
+  const session = 'session' in created ? created.session : created;
+  const state = session.status === 'running' ? 'running' : 'not started';
+  context.print(
+    `created ${session.name}: ${state} (harness ${session.harness}, cwd ${session.cwd})`,
+  );
+  return 0;
+};
+
+function optional(key: string, value: string | undefined): Record<string, string> {
+  return value === undefined ? {} : { [key]: value };
+}

@@ -1,0 +1,64 @@
+import { commandSpecs, globalFlags, type CommandSpec, type FlagSpec } from './command-specs.js';
+import { usageLines } from './usage-lines.js';
+
+const exitCodes = 'Exit codes: 0 ok, 1 refused, not found or not ok, 2 usage or config error.';
+const serveNote =
+  'Every command except serve, config check, manifest and hook talks to a running `the-loop serve`;\n' +
+  'when it is not running they say so and exit 1.';
+
+/** The text `--help` prints for the whole CLI, a command group, or one command. */
+export function formatHelp(topic: string): string {
+  const spec = commandSpecs.find((entry) => entry.id === topic);
+  if (spec) return commandHelp(spec);
+  const listed = commandSpecs.filter((entry) => topic === '' || entry.id.startsWith(`${topic} `));
+  const width = Math.max(...listed.map((entry) => synopsis(entry).length)) + 2;
+  const lines = [
+    topic === ''
+      ? 'the-loop: keeps AI coding agents running in tmux and lets people talk to them'
+      : `the-loop ${topic}`,
+    '',
+    `usage: the-loop ${topic === '' ? 'COMMAND' : `${topic} COMMAND`} [options]`,
+    '',
+    'commands:',
+    ...listed.map((entry) => `  ${synopsis(entry).padEnd(width)}${entry.summary}`),
+    '',
+    'options for every command:',
+    ...flagLines(globalFlags),
+    '',
+    exitCodes,
+    serveNote,
+  ];
+  return lines.join('\n');
+}
+
+function commandHelp(spec: CommandSpec): string {
+  const common = globalFlags.filter((flag) => flag.name !== 'json' || spec.json);
+  return [
+    ...usageLines(spec),
+    '',
+    spec.summary,
+    ...(spec.notes ?? []),
+    '',
+    'options:',
+    ...flagLines([...spec.flags, ...common]),
+    '',
+    exitCodes,
+  ].join('\n');
+}
+
+function synopsis(spec: CommandSpec): string {
+  const args = spec.args.map((arg) => {
+    const label = arg.kind === 'text' ? 'TEXT | -' : arg.key.toUpperCase();
+    return arg.optional ? `[${label}]` : label;
+  });
+  return [spec.id, ...args].join(' ');
+}
+
+function flagLines(flags: readonly FlagSpec[]): string[] {
+  const labels = flags.map((flag) => {
+    const base = flag.value === undefined ? `--${flag.name}` : `--${flag.name} ${flag.value}`;
+    return flag.name === 'help' ? `${base}, -h` : base;
+  });
+  const width = Math.max(...labels.map((label) => label.length)) + 2;
+  return flags.map((flag, index) => `  ${(labels[index] ?? '').padEnd(width)}${flag.help}`);
+}
