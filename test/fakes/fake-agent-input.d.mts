@@ -1,0 +1,19 @@
+/** What one piece of terminal input means to the fake agent's prompt line. */
+export type InputEffect =
+  | { type: 'typed'; text: string }
+  | { type: 'erase' }
+  | { type: 'pasted'; length: number }
+  | { type: 'submit'; text: string }
+  | { type: 'escape' }
+  | { type: 'ctrl-c'; repeated: boolean };
+
+export interface InputReader {
+  /** Decodes more input (already UTF-8 decoded); an incomplete escape sequence waits for more. */
+  feed(text: string): InputEffect[];
+  /** True when a lone ESC is waiting: the caller flushes it after a short quiet time. */
+  hasPending(): boolean;
+  /** Settles a waiting ESC as the Escape key, as a TUI does after its escape timeout. */
+  flush(): InputEffect[];
+}
+
+export function createInputReader(): InputReader;

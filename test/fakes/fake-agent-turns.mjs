@@ -1,0 +1,151 @@
+// @ts-check
+import { randomUUID } from 'node:crypto';
+import { clearTimeout, setTimeout } from 'node:timers';
+import { appendJsonLine } from './fake-agent-jsonl.mjs';
+
+/**
+ * @typedef {{ run: (event: string, payload: Record<string, unknown>, matchValue?: string) => Promise<void> }} HookRunner
+ * @typedef {{ sessionId: string, transcriptPath: string, cwd: string, hooks: HookRunner,
+ *   turnMs: number, echo: (text: string) => void, say: (text: string) => void,
+ *   exit: () => void }} TurnOptions
+ * @typedef {{ readonly cancelled: boolean, cancel: () => void, wait: (ms: number) => Promise<void> }} Turn
+ */
+
+/**
+ * The conversation behind the prompt line: one queue, so hooks run in the order Claude Code runs
+ * them (SessionStart before any prompt; each prompt's UserPromptSubmit, answer and Stop before the
+ * next prompt's) while the terminal keeps reading input.
+ *
+ * @param {TurnOptions} options
+ */
+export function createTurns(options) {
+  const base = {
+    session_id: options.sessionId,
+    transcript_path: options.transcriptPath,
+    cwd: options.cwd,
+  };
+  /** @type {Promise<void>} */
+  let tail = Promise.resolve();
+  /** @type {Turn | undefined} */
+  let active;
+
+  /** @param {() => Promise<void>} job */
+  const enqueue = (job) => {
+    tail = tail.then(job);
+    return tail;
+  };
+
+  /** @param {string} prompt */
+  async function answer(prompt) {
+    const turn = createTurn();
+    active = turn;
+    await options.hooks.run('UserPromptSubmit', {
+      ...base,
+      hook_event_name: 'UserPromptSubmit',
+      prompt,
+    });
+    if (prompt.split('\n').some((line) => line.trim() === 'FAKE:notify')) {
+      const notification = {
+        ...base,
+        hook_event_name: 'Notification',
+        message: 'Claude needs your permission to use Bash',
+        notification_type: 'permission_prompt',
+      };
+      await options.hooks.run('Notification', notification, 'permission_prompt');
+    }
+    appendJsonLine(options.transcriptPath, transcriptLine(options.sessionId, 'user', prompt));
+    await turn.wait(options.turnMs);
+    active = undefined;
+    if (turn.cancelled) {
+      const content = [{ type: 'text', text: '[Request interrupted by user]' }];
+      appendJsonLine(options.transcriptPath, transcriptLine(options.sessionId, 'user', content));
+      options.say('⎿  Interrupted');
+      return;
+    }
+    const text = `echo: ${prompt.split('\n')[0] ?? ''}`;
+    const content = [{ type: 'text', text }];
+    appendJsonLine(options.transcriptPath, transcriptLine(options.sessionId, 'assistant', content));
+    options.say(`● ${shorten(text)}`);
+    await options.hooks.run('Stop', {
+      ...base,
+      hook_event_name: 'Stop',
+      stop_hook_active: false,
+      last_assistant_message: text,
+    });
+    if (prompt.includes('FAKE:exit')) options.exit();
+  }
+
+  return {
+    /** @param {'startup' | 'resume'} source */
+    start(source) {
+      const payload = { ...base, hook_event_name: 'SessionStart', source };
+      return enqueue(() => options.hooks.run('SessionStart', payload, source));
+    },
+    /** @param {string} prompt */
+    submit(prompt) {
+      options.echo(`› ${shorten(prompt)}  (${prompt.length} chars)`);
+      return enqueue(() => answer(prompt));
+    },
+    /** Cancels the turn being answered; true when there was one. */
+    interrupt() {
+      if (active === undefined) return false;
+      active.cancel();
+      return true;
+    },
+    /** Resolves once every queued prompt is answered and its hooks have run. */
+    idle() {
+      return tail;
+    },
+  };
+}
+
+/**
+ * Keeps the screen small: only the first line of a (possibly 100 KB) text is shown.
+ *
+ * @param {string} text
+ * @param {number} [width]
+ */
+function shorten(text, width = 60) {
+  const first = text.split('\n')[0] ?? '';
+  return first.length > width ? `${first.slice(0, width - 1)}…` : first;
+}
+
+/** @returns {Turn} */
+function createTurn() {
+  let cancelled = false;
+  let wake = () => {};
+  return {
+    get cancelled() {
+      return cancelled;
+    },
+    cancel() {
+      cancelled = true;
+      wake();
+    },
+    wait(ms) {
+      if (cancelled || ms <= 0) return Promise.resolve();
+      return new Promise((resolve) => {
+        const timer = setTimeout(resolve, ms);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    },
+  };
+}
+
+/**
+ * @param {string} sessionId
+ * @param {'user' | 'assistant'} role
+ * @param {string | { type: string, text: string }[]} content
+ */
+function transcriptLine(sessionId, role, content) {
+  return {
+    type: role,
+    sessionId,
+    uuid: randomUUID(),
+    timestamp: new Date().toISOString(),
+    message: { role, content },
+  };
+}
