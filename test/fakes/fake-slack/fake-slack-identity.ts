@@ -1,0 +1,42 @@
+/** Who the fake workspace and its one app are; every payload and reply is built from these. */
+export interface FakeSlackIdentity {
+  readonly botToken: string;
+  readonly appToken: string;
+  readonly botUserId: string;
+  readonly botId: string;
+  readonly teamId: string;
+  readonly teamDomain: string;
+  readonly apiAppId: string;
+  /** The deprecated verification token Slack still puts in every payload. */
+  readonly verificationToken: string;
+  readonly users: Readonly<Record<string, FakeSlackUser>>;
+}
+
+export interface FakeSlackUser {
+  readonly name: string;
+  readonly real_name?: string;
+}
+
+export interface FakeSlackOptions {
+  readonly botToken?: string;
+  readonly appToken?: string;
+  readonly botUserId?: string;
+  readonly teamId?: string;
+  readonly users?: Record<string, FakeSlackUser>;
+  /** The clock for `at`, `sentAt`, `ackedAt` and `event_time`; Date.now by default. */
+  readonly now?: () => number;
+}
+
+export function fakeSlackIdentity(options: FakeSlackOptions): FakeSlackIdentity {
+  return {
+    botToken: options.botToken ?? 'xoxb-fake-bot-token',
+    appToken: options.appToken ?? 'xapp-fake-app-token',
+    botUserId: options.botUserId ?? 'U0FAKEBOT',
+    botId: 'B0FAKEBOT',
+    teamId: options.teamId ?? 'T0FAKE',
+    teamDomain: 'fake-workspace',
+    apiAppId: 'A0FAKE',
+    verificationToken: 'fake-verification-token',
+    users: options.users ?? {},
+  };
+}
