@@ -11,12 +11,15 @@ import { LoopError } from './errors.js';
 import { createClaudeAdapter } from './harness/claude-adapter.js';
 import { createCommandAdapter } from './harness/command-adapter.js';
 import { createSessionLauncher } from './harness/create-session-launcher.js';
+import { createSessionStarter } from './harness/create-session-starter.js';
+import { createSessionTokens } from './harness/session-tokens.js';
 import type { Logger } from './log/create-logger.js';
 import { standingTarget } from './refs.js';
 import { createReplyRouter } from './replies/reply-router.js';
 import {
   createStandingService,
   type BulkResult,
+  type StandingListener,
   type StandingService,
 } from './standing/create-standing-service.js';
 import { createStandingTargets } from './standing/create-standing-targets.js';
@@ -27,6 +30,10 @@ import { loadInstanceIdentity } from './state/instance-identity.js';
 import { createRecordStore } from './state/record-store.js';
 import { ensureStateRoot, type StatePaths } from './state/state-paths.js';
 import { createTmuxDriver } from './tmux/create-tmux-driver.js';
+import { createHttpListener, type HttpListener } from './http/create-http-listener.js';
+import { createSlackSurface, type SlackSurface } from './slack/create-slack-surface.js';
+import { decideSlack } from './slack/decide-slack.js';
+import type { ReplySink } from './replies/reply-router.js';
 import { createExecaTmuxRunner } from './tmux/tmux-runner.js';
 
 export interface AppOptions {
@@ -87,21 +94,61 @@ export async function createApp(options: AppOptions): Promise<App> {
     pathVariable: env['PATH'] ?? '',
     logger,
   });
+  const listeners: StandingListener[] = [];
+  const tokens = createSessionTokens();
+  const starter = createSessionStarter({
+    tokens,
+    config,
+    launcher,
+    delivery,
+    socketPath: paths.controlSocket,
+    owner,
+    logger,
+  });
   const standing = createStandingService({
     config,
     store,
     driver,
-    launcher,
+    starter,
+    tokens,
     delivery,
     readiness,
     events,
-    logger,
     owner,
-    socketPath: paths.controlSocket,
     stopGraceMs,
+    listeners,
   });
-  const replies = createReplyRouter({ sinks: [], events, logger });
-  const surfacesOff = describeSurfacesOff(config, env);
+  const sinks: ReplySink[] = [];
+  const slackDecision = decideSlack(config, env);
+  const slack: SlackSurface | undefined = slackDecision.on
+    ? createSlackSurface({
+        config,
+        credentials: slackDecision.credentials,
+        paths,
+        standing: () => standing,
+        delivery,
+        events,
+        logger,
+      })
+    : undefined;
+  if (slack) {
+    listeners.push(slack.listener);
+    sinks.push(slack.poster);
+  }
+  const replies = createReplyRouter({ sinks, events, logger });
+  const surfacesOff = [
+    ...(slackDecision.on ? [] : [slackDecision.reason]),
+    'github: off — the GitHub surface is not part of this build yet',
+  ];
+  const publicRoutes = { ...slack?.httpRoutes };
+  const http: HttpListener | undefined = Object.keys(publicRoutes).length
+    ? createHttpListener({
+        host: config.http.host,
+        port: config.http.port,
+        routes: publicRoutes,
+        logger,
+      })
+    : undefined;
   const services = (): ServiceState[] => [
     { name: 'control', state: 'ok', detail: paths.controlSocket },
     ...surfacesOff.map((line) => ({
@@ -117,6 +164,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     ...sessionRoutes({
       directory: {
         async sessionForToken(token) {
+          const started = tokens.find(token);
+          if (started) return started;
           const name = await standing.nameForToken(token);
           return name ? { ref: `standing:${name}`, tmuxName: standingTarget(name) } : undefined;
         },
@@ -139,6 +188,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     surfacesOff,
     async start() {
       await server.start();
+      if (http) await http.start();
+      if (slack) await slack.start();
       events.record('serve.started', { instance: config.instance.name, pid: process.pid });
       const autoStarted = config.standing.autoStart ? await standing.startAll() : [];
       for (const result of autoStarted.filter((entry) => entry.error)) {
@@ -150,6 +201,8 @@ export async function createApp(options: AppOptions): Promise<App> {
       return { autoStarted };
     },
     async stop() {
+      if (slack) await slack.stop();
+      if (http) await http.stop();
       await server.stop();
       events.record('serve.stopped', { pid: process.pid });
       await events.close();
@@ -172,17 +225,4 @@ function tcpListener(
   return {
     tcp: { host: match[1], port: Number(match[2]), token: env['THE_LOOP_API_TOKEN'] ?? '' },
   };
-}
-
-/** DESIGN §3.1: on a machine without credentials, say which surface is off and what turns it on. */
-export function describeSurfacesOff(config: Config, env: NodeJS.ProcessEnv): string[] {
-  const lines: string[] = [];
-  if (!config.slack.enabled) lines.push('slack: off (slack.enabled is false in the config)');
-  else if (!env['SLACK_BOT_TOKEN'])
-    lines.push('slack: off — set SLACK_BOT_TOKEN (and SLACK_APP_TOKEN) to turn it on');
-  if (!env['GITHUB_TOKEN'])
-    lines.push(
-      'github: off — set GITHUB_TOKEN (and GITHUB_WEBHOOK_SECRET for webhooks) to turn it on',
-    );
-  return lines;
 }

@@ -6,8 +6,13 @@ import { execa } from 'execa';
  * running; the type-check step of `.ci/run` and `npm ci`'s own build fail loudly for it.
  */
 export default async function setup(): Promise<void> {
-  const build = await execa('npx', ['tsc', '-p', 'tsconfig.build.json'], { reject: false, all: true });
+  const build = await execa('npx', ['tsc', '-p', 'tsconfig.build.json'], {
+    reject: false,
+    all: true,
+  });
   if (build.exitCode !== 0) {
-    process.stderr.write(`\nwarning: the build failed, end-to-end tests will run an old dist/:\n${build.all}\n`);
+    process.stderr.write(
+      `\nwarning: the build failed, end-to-end tests will run an old dist/:\n${build.all}\n`,
+    );
   }
 }

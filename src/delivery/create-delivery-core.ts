@@ -122,11 +122,13 @@ export function createDeliveryCore(options: DeliveryCoreOptions): DeliveryCore {
       }
       // Queued by ref before anything awaits, so messages keep the order they were sent in even
       // when resolving one takes longer than another.
-      return queue.run(request.ref, () => attempt(request, text)).then((confirmed) => {
-        const outcome = confirmed ? 'delivered' : 'unconfirmed';
-        events.record(`delivery.${outcome}`, { ...base, ms: elapsed(started) });
-        return { outcome, deliveryId } as const;
-      }, fail);
+      return queue
+        .run(request.ref, () => attempt(request, text))
+        .then((confirmed) => {
+          const outcome = confirmed ? 'delivered' : 'unconfirmed';
+          events.record(`delivery.${outcome}`, { ...base, ms: elapsed(started) });
+          return { outcome, deliveryId } as const;
+        }, fail);
     },
   };
 }

@@ -37,8 +37,8 @@ export function createReplyRouter(options: {
       const targets: ReplyTarget[] = [];
       const failed: string[] = [];
       for (const sink of options.sinks) {
-        if (!(await sink.accepts(ref))) continue;
         try {
+          if (!(await sink.accepts(ref))) continue;
           targets.push(await sink.post(ref, text, kind));
         } catch (error) {
           failed.push(sink.surface);

@@ -1,12 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import type { Config } from '../config/types.js';
 import type { DeliveryCore, DeliveryResult, EventSink } from '../delivery/create-delivery-core.js';
 import { createKeyedQueue } from '../delivery/keyed-queue.js';
 import type { ReadinessTracker } from '../delivery/readiness-tracker.js';
 import { LoopError, asLoopError } from '../errors.js';
 import { bootPrompt, standingBootDirective } from '../harness/boot-directive.js';
-import type { SessionLauncher } from '../harness/create-session-launcher.js';
-import type { Logger } from '../log/create-logger.js';
+import type { SessionStarter } from '../harness/create-session-starter.js';
+import type { SessionTokens } from '../harness/session-tokens.js';
 import { isValidName, nameProblem, standingRef, standingTarget } from '../refs.js';
 import type { RecordStore } from '../state/record-store.js';
 import type { TmuxDriver } from '../tmux/tmux-driver.js';
@@ -14,7 +13,13 @@ import { checkStartable } from './check-startable.js';
 import { decideStart } from './decide-start.js';
 import { resolveDefinitions, type ResolvedStanding } from './resolve-definitions.js';
 import { standingMessages } from './standing-messages.js';
-import type { StandingRecord, StandingView, StartOutcome } from './standing-types.js';
+import type {
+  SlackBinding,
+  StandingDefinition,
+  StandingRecord,
+  StandingView,
+  StartOutcome,
+} from './standing-types.js';
 import { toStandingView } from './to-standing-view.js';
 import { validateCreate, type CreateInput } from './validate-create.js';
 
@@ -22,20 +27,26 @@ export interface StandingServiceOptions {
   readonly config: Config;
   readonly store: RecordStore<StandingRecord>;
   readonly driver: TmuxDriver;
-  readonly launcher: SessionLauncher;
+  readonly starter: SessionStarter;
+  readonly tokens: SessionTokens;
   readonly delivery: DeliveryCore;
   readonly readiness: ReadinessTracker;
   readonly events: EventSink;
-  readonly logger: Logger;
   /** The instance id written to `@the-loop-owner`. */
   readonly owner: string;
-  readonly socketPath: string;
   readonly stopGraceMs: number;
   readonly clock?: () => Date;
-  readonly newToken?: () => string;
+  /** Read at each event, so a surface built after the service can still register. */
+  readonly listeners?: readonly StandingListener[];
 }
 
 export type StopOutcome = 'stopped' | 'already-stopped';
+
+/** Surfaces that follow a session's life (the Slack announcer) register one of these. */
+export interface StandingListener {
+  started?(name: string, outcome: 'started' | 'resumed', definition: StandingDefinition): void;
+  deleted?(name: string): void;
+}
 
 export interface BulkResult {
   readonly name: string;
@@ -56,12 +67,15 @@ export interface StandingService {
   stopAll(): Promise<BulkResult[]>;
   /** The session a `THE_LOOP_SESSION_TOKEN` belongs to. */
   nameForToken(token: string): Promise<string | undefined>;
+  /** Sends the harness's interrupt key (Escape for Claude Code, C-c for a shell). */
+  interrupt(name: string): Promise<void>;
+  /** Remembers the Slack thread a session was announced in. */
+  recordSlackThread(name: string, binding: SlackBinding): Promise<void>;
 }
 
 export function createStandingService(options: StandingServiceOptions): StandingService {
-  const { config, store, driver, launcher, delivery, readiness, events, logger, owner } = options;
+  const { config, store, driver, starter, delivery, readiness, events, owner } = options;
   const clock = options.clock ?? (() => new Date());
-  const newToken = options.newToken ?? (() => randomBytes(24).toString('base64url'));
   const lifecycle = createKeyedQueue();
 
   const checkedName = (name: string): string => {
@@ -134,26 +148,25 @@ export function createStandingService(options: StandingServiceOptions): Standing
       throw error;
     });
     if (decision.clearDeadPane) await driver.clearDead(target, owner);
-    const harness = config.harnesses[resolved.definition.harness];
-    if (!harness)
-      throw new LoopError('harness_unknown', `harness ${resolved.definition.harness} is gone`);
-    const sessionToken = newToken();
     const previous = record ?? baseRecord(resolved);
-    const result = await launcher
-      .launch({
+    const result = await starter
+      .start({
+        ref: standingRef(name),
         tmuxName: target,
-        owner,
         cwd: resolved.definition.cwd,
-        env: {
-          THE_LOOP_INSTANCE: config.instance.name,
-          THE_LOOP_SESSION: standingRef(name),
-          THE_LOOP_SOCKET: options.socketPath,
-          THE_LOOP_SESSION_TOKEN: sessionToken,
-        },
         harnessName: resolved.definition.harness,
-        harness,
         args: resolved.definition.args,
         ...(previous.conversationId ? { conversationId: previous.conversationId } : {}),
+        bootPrompt: () =>
+          bootPrompt(
+            standingBootDirective({
+              name,
+              tmuxName: target,
+              instance: config.instance.name,
+              slackThread: resolved.definition.slack !== false && config.slack.enabled,
+            }),
+            brief,
+          ),
       })
       .catch((error: unknown) => {
         const failure = asLoopError(error);
@@ -169,36 +182,18 @@ export function createStandingService(options: StandingServiceOptions): Standing
       ...rest,
       definition: resolved.definition,
       status: 'running',
-      sessionToken,
+      sessionToken: result.sessionToken,
       startedAt: clock().toISOString(),
       ...(result.conversationId ? { conversationId: result.conversationId } : {}),
     });
+    result.sendBootPrompt();
     if (result.resumeFailed) {
       events.record('standing.resume_failed', { name, conversationId: previous.conversationId });
     }
-    const outcome: StartOutcome = result.resumed ? 'resumed' : 'started';
+    const outcome = result.resumed ? 'resumed' : 'started';
     events.record(`standing.${outcome}`, { name, conversationId: result.conversationId });
-    if (harness.agent && !result.resumed) {
-      const directive = standingBootDirective({
-        name,
-        tmuxName: target,
-        instance: config.instance.name,
-        slackThread: resolved.definition.slack !== false && config.slack.enabled,
-      });
-      // Enqueued now, so it reaches the harness before any message sent after this start.
-      delivery
-        .deliver({
-          ref: standingRef(name),
-          text: bootPrompt(directive, brief),
-          origin: { surface: 'system', actor: 'the-loop' },
-        })
-        .catch((error: unknown) => {
-          logger.warn(
-            { event: 'standing.boot_failed', name, err: error },
-            'boot prompt not delivered',
-          );
-        });
-    }
+    for (const listener of options.listeners ?? [])
+      listener.started?.(name, outcome, resolved.definition);
     return outcome;
   };
 
@@ -225,6 +220,7 @@ export function createStandingService(options: StandingServiceOptions): Standing
       }
     }
     readiness.forget(target);
+    options.tokens.revoke(standingRef(name));
     const wasRunning = info.state === 'live' || record?.status === 'running';
     if (record) {
       const { sessionToken: _revoked, ...kept } = record;
@@ -371,6 +367,7 @@ export function createStandingService(options: StandingServiceOptions): Standing
         await store.remove(name);
         events.record('standing.deleted', { name });
       });
+      for (const listener of options.listeners ?? []) listener.deleted?.(name);
     },
 
     async startAll() {
@@ -384,6 +381,22 @@ export function createStandingService(options: StandingServiceOptions): Standing
     async stopAll() {
       const names = (await store.list()).map((entry) => entry.key);
       return bulk(names, async (name) => (await service.stop(name)).outcome);
+    },
+
+    async interrupt(name) {
+      const resolved = await resolveOne(name);
+      const record = await store.read(name);
+      if (record?.status !== 'running')
+        throw new LoopError('session_not_running', standingMessages.stopped(name));
+      const harness = config.harnesses[resolved.definition.harness];
+      await driver.sendKeys(standingTarget(name), owner, [harness?.interruptKey ?? 'C-c']);
+    },
+
+    async recordSlackThread(name, binding) {
+      await lifecycle.run(name, async () => {
+        const record = await store.read(name);
+        if (record) await store.write(name, { ...record, slack: binding });
+      });
     },
 
     async nameForToken(token) {

@@ -39,6 +39,7 @@ export interface ServeFixture {
 
 export async function createServeFixture(
   extraConfig: (paths: { dir: string; agentHome: string }) => Record<string, unknown> = () => ({}),
+  options: { env?: Record<string, string> } = {},
 ): Promise<ServeFixture> {
   const dir = await mkdtemp(path.join(tmpdir(), 'loop-e2e-'));
   const agentHome = path.join(dir, 'agent');
@@ -67,7 +68,13 @@ export async function createServeFixture(
   const stateRoot = path.join(dir, 'state');
   let serve: ResultPromise | undefined;
   let log = '';
-  const env = { THE_LOOP_LOG_LEVEL: 'debug', SLACK_BOT_TOKEN: '', GITHUB_TOKEN: '' };
+  const env = {
+    THE_LOOP_LOG_LEVEL: 'debug',
+    SLACK_BOT_TOKEN: '',
+    SLACK_APP_TOKEN: '',
+    GITHUB_TOKEN: '',
+    ...options.env,
+  };
 
   const fixture: ServeFixture = {
     dir,

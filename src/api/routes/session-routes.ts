@@ -63,8 +63,9 @@ export function sessionRoutes(options: {
         payload['last_assistant_message'].trim()
           ? payload['last_assistant_message']
           : await readLastAssistantMessage(payload['transcript_path']);
-      if (!text?.trim()) return { accepted: true };
-      return { accepted: true, ...(await replies.post(session.ref, text, 'reply')) };
+      // Posting may wait on Slack's pace; the hook must return at once, so it goes on in the background.
+      if (text?.trim()) void replies.post(session.ref, text, 'reply');
+      return { accepted: true };
     },
     Notification: async (session, payload) => {
       const message =
@@ -72,7 +73,8 @@ export function sessionRoutes(options: {
       const notice =
         `⏳ The agent is waiting for you: ${message.slice(0, 300)}\n` +
         `Answer here, or attach with \`tmux attach -t '=${session.tmuxName}'\`.`;
-      return { accepted: true, ...(await replies.post(session.ref, notice, 'notice')) };
+      void replies.post(session.ref, notice, 'notice');
+      return { accepted: true };
     },
   };
 

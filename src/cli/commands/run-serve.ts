@@ -43,6 +43,10 @@ export const runServe: CommandHandler = async (context) => {
       '(the sessions keep running)\n',
   );
   await stopOnSignal(app, io);
+  // Deliveries still waiting (for a session to become ready, for a confirmation) hold timers that
+  // would keep the process alive for many seconds. They are abandoned, not lost: Slack and GitHub
+  // messages stay in the inbox until handled, and the sessions keep running.
+  (io.exit ?? ((code: number) => process.exit(code)))(0);
   return 0;
 };
 

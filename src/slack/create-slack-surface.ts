@@ -1,0 +1,191 @@
+import { App, type Receiver } from '@slack/bolt';
+import path from 'node:path';
+import type { RequestListener } from 'node:http';
+import type { Config } from '../config/types.js';
+import type { DeliveryCore, EventSink } from '../delivery/create-delivery-core.js';
+import type { Logger } from '../log/create-logger.js';
+import type { ReplySink } from '../replies/reply-router.js';
+import type { StandingListener, StandingService } from '../standing/create-standing-service.js';
+import { createDedupeLedger } from '../state/create-dedupe-ledger.js';
+import { createInbox } from '../state/create-inbox.js';
+import type { StatePaths } from '../state/state-paths.js';
+import { createBoltLogger } from './bolt-logger.js';
+import { createAnnouncer } from './create-announcer.js';
+import { createChannelPacer } from './create-channel-pacer.js';
+import { createHttpReceiver } from './create-http-receiver.js';
+import { createInboxProcessor } from './create-inbox-processor.js';
+import { createSlackNames } from './create-slack-names.js';
+import { createSlackPoster } from './create-slack-poster.js';
+import { createSlashHandler } from './create-slash-handler.js';
+import { createSocketReceiver } from './create-socket-receiver.js';
+import { createThreadCommands } from './create-thread-commands.js';
+import { createThreadHandler } from './create-thread-handler.js';
+import { dedupeIds, isSlackInboxMessage, type SlackInboxMessage } from './slack-inbox-message.js';
+import { createThreadBindings } from './thread-bindings.js';
+import { toInboxMessage } from './to-inbox-message.js';
+
+export interface SlackCredentials {
+  readonly botToken: string;
+  readonly appToken?: string;
+  readonly signingSecret?: string;
+  readonly apiUrl?: string;
+}
+
+export interface SlackSurface {
+  readonly poster: ReplySink;
+  readonly listener: StandingListener;
+  /** HTTP mode only: served by the shared http listener. */
+  readonly httpRoutes: Readonly<Record<string, RequestListener>>;
+  /** Handles what the inbox kept from before a restart, then connects. */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** Resolves when every accepted message so far has been handled (tests, shutdown). */
+  idle(): Promise<void>;
+}
+
+/** Everything Slack (DESIGN §6), built on Bolt, in one place the composition root can switch on. */
+export function createSlackSurface(options: {
+  readonly config: Config;
+  readonly credentials: SlackCredentials;
+  readonly paths: StatePaths;
+  readonly standing: () => StandingService;
+  readonly delivery: DeliveryCore;
+  readonly events: EventSink;
+  readonly logger: Logger;
+  readonly postIntervalMs?: number;
+}): SlackSurface {
+  const { config, credentials, paths, events } = options;
+  const logger = options.logger.child({ surface: 'slack' });
+  const slackLogger = createBoltLogger(logger);
+  const clientOptions = {
+    ...(credentials.apiUrl ? { slackApiUrl: credentials.apiUrl } : {}),
+    // Retries are ours (callSlack), so a 429 is honoured once, visibly, and counted.
+    retryConfig: { retries: 0 },
+    rejectRateLimitedCalls: true,
+  };
+  let receiver: Receiver;
+  let httpRoutes: Record<string, RequestListener> = {};
+  let socket: ReturnType<typeof createSocketReceiver> | undefined;
+  if (config.slack.mode === 'socket') {
+    socket = createSocketReceiver({
+      appToken: credentials.appToken ?? '',
+      ...(credentials.apiUrl ? { slackApiUrl: credentials.apiUrl } : {}),
+      logger,
+      slackLogger,
+    });
+    receiver = socket;
+  } else {
+    const http = createHttpReceiver({
+      signingSecret: credentials.signingSecret ?? '',
+      slackLogger,
+    });
+    receiver = http.receiver;
+    httpRoutes = { '/slack/events': http.requestListener };
+  }
+  const app = new App({
+    token: credentials.botToken,
+    receiver,
+    logger: slackLogger,
+    clientOptions,
+  });
+
+  const bindings = createThreadBindings({ dir: paths.slackThreads, logger });
+  const inbox = createInbox({
+    dir: path.join(paths.inbox, 'slack'),
+    validate: isSlackInboxMessage,
+    logger,
+  });
+  const ledger = createDedupeLedger({ dir: paths.dedupe, logger });
+  const names = createSlackNames({ client: app.client, logger });
+  const handle = createThreadHandler({
+    client: app.client,
+    bindings,
+    inbox,
+    delivery: options.delivery,
+    names,
+    commands: createThreadCommands({ standing: options.standing() }),
+    authorizedUsers: config.slack.authorizedUsers,
+    logger,
+  });
+  const processor = createInboxProcessor<SlackInboxMessage>({
+    laneOf: (message) => `${message.channel}/${message.threadTs}`,
+    handle,
+    logger,
+  });
+  const slash = createSlashHandler({ config, standing: options.standing() });
+  const announcer = createAnnouncer({
+    config,
+    client: app.client,
+    bindings,
+    standing: options.standing,
+    events,
+    logger,
+  });
+
+  const accept = async (event: Record<string, unknown>, eventId: string): Promise<void> => {
+    const message = toInboxMessage(event, eventId, Date.now());
+    if (!message) return;
+    const entry = await inbox.add(message);
+    const claims = await Promise.all(dedupeIds(message).map((id) => ledger.claim(id)));
+    if (claims.includes(false)) {
+      await inbox.done(entry.key);
+      events.record('slack.duplicate', { eventId, channel: message.channel, ts: message.ts });
+      return;
+    }
+    events.record('slack.accepted', { eventId, channel: message.channel, ts: message.ts });
+    processor.submit(entry);
+  };
+  for (const type of ['message', 'app_mention'] as const) {
+    app.event(type, async ({ event, body }) => {
+      await accept(
+        event as unknown as Record<string, unknown>,
+        String((body as { event_id?: unknown }).event_id ?? ''),
+      );
+    });
+  }
+  app.command(config.slack.command, async ({ command, ack, respond }) => {
+    const answer = await slash({
+      text: command.text,
+      userId: command.user_id,
+      channelId: command.channel_id,
+    });
+    await ack({ response_type: 'ephemeral', text: answer.immediate });
+    if (answer.later) {
+      void answer.later.then((text) =>
+        respond({ response_type: 'ephemeral', text }).catch((error: unknown) => {
+          logger.warn({ event: 'slack.respond_failed', err: error }, 'slash follow-up not sent');
+        }),
+      );
+    }
+  });
+  app.error(async (error) => {
+    logger.error({ event: 'slack.listener_error', err: error }, 'Slack listener failed');
+  });
+
+  return {
+    poster: createSlackPoster({
+      client: app.client,
+      bindings,
+      pacer: createChannelPacer({ intervalMs: options.postIntervalMs ?? 1_000 }),
+      logger,
+    }),
+    listener: announcer,
+    httpRoutes,
+    async start() {
+      await ledger.prune();
+      const pending = await inbox.pending();
+      // Claim their ids before connecting, so Slack's retries of these are recognised as seen.
+      for (const entry of pending) {
+        await Promise.all(dedupeIds(entry.value).map((id) => ledger.claim(id)));
+      }
+      for (const entry of pending) processor.submit(entry);
+      if (pending.length) events.record('slack.recovered', { count: pending.length });
+      await app.start();
+    },
+    async stop() {
+      if (socket) await socket.stop();
+      await app.stop();
+    },
+    idle: () => processor.idle(),
+  };
+}

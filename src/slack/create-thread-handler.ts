@@ -1,0 +1,133 @@
+import type { WebClient } from '@slack/web-api';
+import type { DeliveryCore } from '../delivery/create-delivery-core.js';
+import { asLoopError } from '../errors.js';
+import type { Logger } from '../log/create-logger.js';
+import type { Inbox, InboxEntry } from '../state/create-inbox.js';
+import { callSlack } from './call-slack.js';
+import type { SlackNames } from './create-slack-names.js';
+import type { SlackInboxMessage } from './slack-inbox-message.js';
+import { parseThreadCommand } from './commands/parse-thread-command.js';
+import { decodeSlackText, mentionedUserIds } from './text/decode-slack-text.js';
+import type { ThreadBindings } from './thread-bindings.js';
+import type { ThreadCommands } from './create-thread-commands.js';
+
+export interface ThreadHandlerOptions {
+  readonly client: WebClient;
+  readonly bindings: ThreadBindings;
+  readonly inbox: Inbox<SlackInboxMessage>;
+  readonly delivery: DeliveryCore;
+  readonly names: SlackNames;
+  readonly commands: ThreadCommands;
+  readonly authorizedUsers: readonly string[];
+  readonly logger: Logger;
+}
+
+/**
+ * Handles one recorded thread reply (DESIGN §6): unbound threads are ignored, unauthorized people
+ * get one ephemeral notice, `!` commands run here and never reach the agent, everything else goes
+ * through the delivery core with `eyes` → `white_check_mark` (or `warning` and the reason).
+ */
+export function createThreadHandler(options: ThreadHandlerOptions) {
+  const { client, bindings, inbox, delivery, names, logger } = options;
+  const quiet = { logger, maxAttempts: 3 };
+
+  const react = (message: SlackInboxMessage, name: string): Promise<void> =>
+    callSlack(
+      'reactions.add',
+      () => client.reactions.add({ channel: message.channel, timestamp: message.ts, name }),
+      quiet,
+    )
+      .then(() => undefined)
+      .catch((error: unknown) => {
+        logger.warn(
+          { event: 'slack.reaction_failed', name, code: asLoopError(error).code },
+          'reaction not added',
+        );
+      });
+
+  const reply = (message: SlackInboxMessage, text: string): Promise<void> =>
+    callSlack(
+      'chat.postMessage',
+      () =>
+        client.chat.postMessage({ channel: message.channel, thread_ts: message.threadTs, text }),
+      quiet,
+    )
+      .then(() => undefined)
+      .catch((error: unknown) => {
+        logger.warn(
+          { event: 'slack.reply_failed', code: asLoopError(error).code },
+          'thread reply not posted',
+        );
+      });
+
+  const handle = async (message: SlackInboxMessage): Promise<void> => {
+    const binding = await bindings.find(message.channel, message.threadTs);
+    if (!binding) return;
+    if (!options.authorizedUsers.includes(message.user)) {
+      await callSlack(
+        'chat.postEphemeral',
+        () =>
+          client.chat.postEphemeral({
+            channel: message.channel,
+            user: message.user,
+            thread_ts: message.threadTs,
+            text: `You are not authorized to talk to this session. An operator can add your Slack id \`${message.user}\` to \`slack.authorizedUsers\`.`,
+          }),
+        quiet,
+      ).catch((error: unknown) =>
+        logger.warn(
+          { event: 'slack.notice_failed', code: asLoopError(error).code },
+          'notice not posted',
+        ),
+      );
+      logger.info(
+        { event: 'slack.unauthorized', user: message.user, ref: binding.ref },
+        'unauthorized thread reply',
+      );
+      return;
+    }
+    const command = parseThreadCommand(message.text);
+    if (command) {
+      await reply(message, await options.commands.run(binding.ref, command));
+      return;
+    }
+    void react(message, 'eyes');
+    const userNames = Object.fromEntries(
+      await Promise.all(
+        mentionedUserIds(message.text).map(async (id) => [id, await names.user(id)] as const),
+      ),
+    );
+    try {
+      const result = await delivery.deliver({
+        ref: binding.ref,
+        text: decodeSlackText(message.text, { users: userNames }),
+        origin: {
+          surface: 'slack',
+          actor: await names.user(message.user),
+          channel: await names.channel(message.channel),
+        },
+        ids: { slackEventId: message.eventId },
+      });
+      if (result.outcome === 'delivered') {
+        await react(message, 'white_check_mark');
+      } else {
+        await react(message, 'warning');
+        await reply(
+          message,
+          '⚠️ Typed into the session, but the agent did not confirm it received the message. Check with `!status`.',
+        );
+      }
+    } catch (error) {
+      await react(message, 'warning');
+      await reply(message, `⚠️ Not delivered: ${asLoopError(error).message}`);
+    }
+  };
+
+  return async (entry: InboxEntry<SlackInboxMessage>): Promise<void> => {
+    try {
+      await handle(entry.value);
+    } finally {
+      await inbox.done(entry.key);
+    }
+  };
+}

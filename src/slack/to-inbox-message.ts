@@ -1,0 +1,22 @@
+import type { SlackInboxMessage } from './slack-inbox-message.js';
+
+/**
+ * Decides whether a Slack `message` or `app_mention` event is a person's reply in a thread, and
+ * keeps what handling it needs. Bot messages, edits, deletions and other subtypes, and top-level
+ * messages (no thread, so no binding) are not.
+ */
+export function toInboxMessage(
+  event: Record<string, unknown>,
+  eventId: string,
+  receivedAt: number,
+): SlackInboxMessage | undefined {
+  const { channel, user, text, ts } = event;
+  const threadTs = event['thread_ts'];
+  if (event['type'] !== 'message' && event['type'] !== 'app_mention') return undefined;
+  if (event['subtype'] !== undefined && event['subtype'] !== 'thread_broadcast') return undefined;
+  if (event['bot_id'] !== undefined || event['bot_profile'] !== undefined) return undefined;
+  if (typeof channel !== 'string' || typeof user !== 'string' || typeof ts !== 'string')
+    return undefined;
+  if (typeof text !== 'string' || typeof threadTs !== 'string' || threadTs === ts) return undefined;
+  return { source: 'slack', eventId, channel, user, text, ts, threadTs, receivedAt };
+}

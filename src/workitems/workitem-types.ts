@@ -1,0 +1,52 @@
+import type { WorkItemRef } from '../refs.js';
+import type { PaneState } from '../tmux/tmux-driver.js';
+
+/** `<root>/workitems/<slug>.json`: one work item's session, started by this instance. */
+export interface WorkItemRecord {
+  readonly version: 1;
+  readonly ref: string;
+  readonly item: WorkItemRef;
+  /** The instance that recorded the start (its name, "" when unnamed). */
+  readonly instance: string;
+  readonly status: 'running' | 'stopped';
+  readonly harness: string;
+  readonly cwd: string;
+  readonly startedBy: string;
+  readonly conversationId?: string;
+  readonly sessionToken?: string;
+  readonly startedAt: string;
+  readonly stoppedAt?: string;
+}
+
+export interface WorkItemView {
+  readonly ref: string;
+  readonly status: 'running' | 'stopped';
+  readonly tmux: PaneState;
+  readonly instance: string;
+  readonly startedBy: string;
+  readonly conversationId?: string;
+  readonly startedAt: string;
+  readonly stoppedAt?: string;
+}
+
+export function isWorkItemRecord(value: unknown): value is WorkItemRecord {
+  if (typeof value !== 'object' || value === null) return false;
+  const record = value as Record<string, unknown>;
+  const item = record['item'] as Record<string, unknown> | undefined;
+  return (
+    record['version'] === 1 &&
+    typeof record['ref'] === 'string' &&
+    typeof item === 'object' &&
+    item !== null &&
+    typeof item['owner'] === 'string' &&
+    typeof item['repo'] === 'string' &&
+    typeof item['host'] === 'string' &&
+    typeof item['number'] === 'number' &&
+    typeof record['instance'] === 'string' &&
+    (record['status'] === 'running' || record['status'] === 'stopped') &&
+    typeof record['harness'] === 'string' &&
+    typeof record['cwd'] === 'string' &&
+    typeof record['startedBy'] === 'string' &&
+    typeof record['startedAt'] === 'string'
+  );
+}
