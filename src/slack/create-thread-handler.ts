@@ -60,7 +60,7 @@ export function createThreadHandler(options: ThreadHandlerOptions) {
         );
       });
 
-  const handle = async (message: SlackInboxMessage): Promise<void> => {
+  const handle = async (message: SlackInboxMessage, done: () => Promise<void>): Promise<void> => {
     const binding = await bindings.find(message.channel, message.threadTs);
     if (!binding) return;
     if (!options.authorizedUsers.includes(message.user)) {
@@ -108,6 +108,8 @@ export function createThreadHandler(options: ThreadHandlerOptions) {
         },
         ids: { slackEventId: message.eventId },
       });
+      // Done before the reactions: a crash after this cannot type the message a second time.
+      await done();
       if (result.outcome === 'delivered') {
         await react(message, 'white_check_mark');
       } else {
@@ -118,16 +120,23 @@ export function createThreadHandler(options: ThreadHandlerOptions) {
         );
       }
     } catch (error) {
+      await done();
       await react(message, 'warning');
       await reply(message, `⚠️ Not delivered: ${asLoopError(error).message}`);
     }
   };
 
   return async (entry: InboxEntry<SlackInboxMessage>): Promise<void> => {
-    try {
-      await handle(entry.value);
-    } finally {
+    let finished = false;
+    const done = async (): Promise<void> => {
+      if (finished) return;
+      finished = true;
       await inbox.done(entry.key);
+    };
+    try {
+      await handle(entry.value, done);
+    } finally {
+      await done();
     }
   };
 }

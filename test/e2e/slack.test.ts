@@ -1,0 +1,311 @@
+import { createServer } from 'node:net';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { eventually } from '../helpers/eventually.js';
+import { binPath, createServeFixture, type ServeFixture } from '../helpers/run-serve.js';
+import { startFakeSlack, type FakeSlack } from '../fakes/fake-slack/start-fake-slack.js';
+import { signSlackRequest } from '../fakes/fake-slack/sign-slack-request.js';
+
+const channel = 'C0OPS';
+const dana = 'U0DANA';
+const eve = 'U0EVE';
+
+async function prompts(fixture: ServeFixture): Promise<string[]> {
+  const text = await readFile(path.join(fixture.agentHome, 'prompts.jsonl'), 'utf8').catch(
+    () => '',
+  );
+  return text
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => (JSON.parse(line) as { prompt: string }).prompt)
+    .filter((prompt) => !prompt.startsWith('[the-loop]'));
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return typeof address === 'object' && address ? address.port : 0;
+}
+
+describe('Slack end to end: the real Bolt app against the fake Slack', () => {
+  let slack: FakeSlack;
+  let fixture: ServeFixture;
+
+  const startServe = async (
+    extra: (paths: { dir: string; agentHome: string }) => Record<string, unknown> = () => ({}),
+    mode: 'socket' | 'http' = 'socket',
+    port = 0,
+  ) => {
+    fixture = await createServeFixture(
+      (paths) => ({
+        slack: { enabled: true, mode, channel, authorizedUsers: [dana] },
+        http: { host: '127.0.0.1', port },
+        ...extra(paths),
+      }),
+      {
+        env: {
+          SLACK_BOT_TOKEN: slack.identity.botToken,
+          SLACK_APP_TOKEN: slack.identity.appToken,
+          SLACK_SIGNING_SECRET: 'shh-signing-secret',
+          SLACK_API_URL: slack.apiUrl,
+        },
+      },
+    );
+    await fixture.start();
+    if (mode === 'socket') await slack.socket.connected(15_000);
+  };
+
+  /** Creates a session and returns the ts of its announcement, the thread bound to it. */
+  const createAnnounced = async (name: string): Promise<string> => {
+    const created = await fixture.cli(['standing', 'create', name, '--slack-channel', channel]);
+    expect(created.exitCode, created.stderr).toBe(0);
+    const announcement = await slack.waitForCall(
+      'chat.postMessage',
+      (call) => call.args['channel'] === channel && call.args['thread_ts'] === undefined,
+      15_000,
+    );
+    return String(announcement.response?.['ts']);
+  };
+
+  const reply = (text: string, threadTs: string, user = dana, eventId?: string) =>
+    slack.socket.send(
+      slack.eventsApiEnvelope(
+        slack.messageEvent({ channel, user, text, threadTs }),
+        eventId ? { eventId } : {},
+      ),
+    );
+
+  afterEach(async () => {
+    await fixture?.dispose();
+    await slack?.stop();
+  });
+
+  it('a thread reply lands in the agent, framed with its author, and gets eyes then a check mark', async () => {
+    slack = await startFakeSlack({ users: { [dana]: { name: 'dana' } } });
+    await startServe();
+    const threadTs = await createAnnounced('sup');
+    await reply('deploy &amp; check <@U0DANA> &lt;now&gt;', threadTs);
+    const received = await eventually(
+      async () => ((await prompts(fixture)).length ? prompts(fixture) : undefined),
+      {
+        timeoutMs: 15_000,
+      },
+    );
+    expect(received).toEqual([
+      `[slack · @dana in #channel-${channel.toLowerCase()}]\n\ndeploy & check @dana <now>`,
+    ]);
+    await slack.waitForCall(
+      'reactions.add',
+      (call) => call.args['name'] === 'white_check_mark',
+      10_000,
+    );
+    const reactions = slack.callsTo('reactions.add').map((call) => call.args['name']);
+    expect(reactions).toEqual(['eyes', 'white_check_mark']);
+    // The agent's answer (its Stop hook) comes back into the same thread.
+    await slack.waitForCall(
+      'chat.postMessage',
+      (call) => call.args['thread_ts'] === threadTs && String(call.args['text']).includes('echo:'),
+      10_000,
+    );
+  });
+
+  it('a retried event and a message + app_mention pair each land once', async () => {
+    slack = await startFakeSlack({ users: { [dana]: { name: 'dana' } } });
+    await startServe();
+    const threadTs = await createAnnounced('dup');
+    await reply('first', threadTs, dana, 'Ev0RETRY1');
+    await slack.socket.send(
+      slack.eventsApiEnvelope(
+        slack.messageEvent({ channel, user: dana, text: 'first', threadTs }),
+        {
+          eventId: 'Ev0RETRY1',
+          retryAttempt: 1,
+          retryReason: 'timeout',
+        },
+      ),
+    );
+    const mention = slack.appMentionEvent({
+      channel,
+      user: dana,
+      text: `<@${slack.identity.botUserId}> second`,
+      threadTs,
+    });
+    const twin = slack.messageEvent({
+      channel,
+      user: dana,
+      text: String(mention['text']),
+      ts: mention.ts,
+      threadTs,
+    });
+    await Promise.all([
+      slack.socket.send(slack.eventsApiEnvelope(mention)),
+      slack.socket.send(slack.eventsApiEnvelope(twin)),
+    ]);
+    await reply('third', threadTs);
+    const received = await eventually(
+      async () => {
+        const seen = await prompts(fixture);
+        return seen.some((prompt) => prompt.endsWith('third')) ? seen : undefined;
+      },
+      { timeoutMs: 15_000 },
+    );
+    expect(received.map((prompt) => prompt.split('\n\n')[1])).toEqual([
+      'first',
+      '@the-loop second',
+      'third',
+    ]);
+  });
+
+  it('an unauthorized user gets one ephemeral notice and nothing lands', async () => {
+    slack = await startFakeSlack({ users: { [dana]: { name: 'dana' }, [eve]: { name: 'eve' } } });
+    await startServe();
+    const threadTs = await createAnnounced('private');
+    await reply('let me in', threadTs, eve);
+    const notice = await slack.waitForCall('chat.postEphemeral', () => true, 10_000);
+    expect(notice.args).toMatchObject({ channel, user: eve, thread_ts: threadTs });
+    await reply('this one is fine', threadTs, dana);
+    await eventually(async () => (await prompts(fixture)).length === 1, { timeoutMs: 15_000 });
+    expect((await prompts(fixture))[0]).toMatch(/this one is fine$/);
+    expect(slack.callsTo('chat.postEphemeral')).toHaveLength(1);
+  });
+
+  it('/loop create announces in that channel, a reply in that thread lands, /loop delete removes it', async () => {
+    slack = await startFakeSlack({ users: { [dana]: { name: 'dana' } } });
+    await startServe();
+    const here = 'C0HERE';
+    const ack = await slack.socket.send(
+      slack.slashCommandEnvelope({
+        command: '/loop',
+        text: 'create helper Watch the builds',
+        user_id: dana,
+        channel_id: here,
+      }),
+    );
+    expect(JSON.stringify(ack.payload)).toMatch(/Creating `helper`/);
+    const announcement = await slack.waitForCall(
+      'chat.postMessage',
+      (call) => call.args['channel'] === here,
+      15_000,
+    );
+    const threadTs = String(announcement.response?.['ts']);
+    await slack.waitForResponse((post) => JSON.stringify(post.body).includes('Created'), 15_000);
+    await slack.socket.send(
+      slack.eventsApiEnvelope(
+        slack.messageEvent({ channel: here, user: dana, text: 'hi helper', threadTs }),
+      ),
+    );
+    await eventually(
+      async () => (await prompts(fixture)).some((prompt) => prompt.endsWith('hi helper')),
+      { timeoutMs: 15_000 },
+    );
+
+    await slack.socket.send(
+      slack.slashCommandEnvelope({
+        command: '/loop',
+        text: 'delete helper',
+        user_id: dana,
+        channel_id: here,
+      }),
+    );
+    await slack.waitForResponse((post) => JSON.stringify(post.body).includes('Deleted'), 15_000);
+    const gone = await fixture.cli(['standing', 'get', 'helper']);
+    expect(gone.exitCode).toBe(1);
+
+    const usage = await slack.socket.send(
+      slack.slashCommandEnvelope({
+        command: '/loop',
+        text: 'frobnicate',
+        user_id: dana,
+        channel_id: here,
+      }),
+    );
+    expect(JSON.stringify(usage.payload)).toMatch(/create/);
+    const refused = await slack.socket.send(
+      slack.slashCommandEnvelope({
+        command: '/loop',
+        text: 'list',
+        user_id: eve,
+        channel_id: here,
+      }),
+    );
+    expect(JSON.stringify(refused.payload)).toMatch(/not authorized/);
+  });
+
+  it("the agent's the-loop post appears in the thread, retried after a 429's Retry-After", async () => {
+    slack = await startFakeSlack({ users: { [dana]: { name: 'dana' } } });
+    await startServe(() => ({ defaults: { harness: 'shell', cwd: 'work' } }));
+    const threadTs = await createAnnounced('poster');
+    slack.failNext('chat.postMessage', { status: 429, retryAfterSeconds: 1 });
+    await reply(`'${process.execPath}' '${binPath}' post 'build **green**'`, threadTs);
+    const posted = await slack.waitForCall(
+      'chat.postMessage',
+      (call) =>
+        call.args['thread_ts'] === threadTs &&
+        String(call.args['text']).includes('build *green*') &&
+        !call.failedWith,
+      15_000,
+    );
+    expect(posted.args['blocks']).toEqual([{ type: 'markdown', text: 'build **green**' }]);
+    const attempts = slack
+      .callsTo('chat.postMessage')
+      .filter((call) => call.args['thread_ts'] === threadTs);
+    const failed = attempts.find((call) => call.failedWith);
+    expect(failed).toBeDefined();
+    expect(posted.at - (failed?.at ?? 0)).toBeGreaterThanOrEqual(950);
+  });
+
+  it('HTTP mode rejects a bad signature and a stale timestamp with 401 and accepts a signed event', async () => {
+    slack = await startFakeSlack({ users: { [dana]: { name: 'dana' } } });
+    const port = await freePort();
+    await startServe(() => ({}), 'http', port);
+    const url = `http://127.0.0.1:${port}/slack/events`;
+    const body = JSON.stringify({ type: 'url_verification', challenge: 'abc', token: 'x' });
+    const bad = await fetch(url, {
+      method: 'POST',
+      body,
+      headers: signSlackRequest('wrong-secret', body) as unknown as Record<string, string>,
+    });
+    expect(bad.status).toBe(401);
+    const staleTs = Math.floor(Date.now() / 1000) - 10 * 60;
+    const stale = await fetch(url, {
+      method: 'POST',
+      body,
+      headers: signSlackRequest('shh-signing-secret', body, staleTs) as unknown as Record<
+        string,
+        string
+      >,
+    });
+    expect(stale.status).toBe(401);
+    const good = await fetch(url, {
+      method: 'POST',
+      body,
+      headers: signSlackRequest('shh-signing-secret', body) as unknown as Record<string, string>,
+    });
+    expect(good.status).toBe(200);
+    expect(await good.text()).toContain('abc');
+  });
+
+  it('serve killed with SIGKILL after acknowledging a burst delivers every message once after restart', async () => {
+    slack = await startFakeSlack({ users: { [dana]: { name: 'dana' } } });
+    await startServe();
+    const threadTs = await createAnnounced('burst');
+    const texts = Array.from({ length: 25 }, (_, index) => `burst ${index}`);
+    for (const text of texts) await reply(text, threadTs);
+    await fixture.kill('SIGKILL');
+    await fixture.start();
+    await slack.socket.connected(15_000);
+    const received = await eventually(
+      async () => {
+        const seen = await prompts(fixture);
+        return seen.length >= texts.length ? seen : undefined;
+      },
+      { timeoutMs: 30_000 },
+    );
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect((await prompts(fixture)).map((prompt) => prompt.split('\n\n')[1])).toEqual(texts);
+    expect(received.length).toBe(texts.length);
+  });
+});
