@@ -33,6 +33,9 @@ const botScopes = [
   'app_mentions:read',
   'commands',
   'users:read',
+  // conversations.info: the channel name in a message's frame.
+  'channels:read',
+  'groups:read',
 ] as const;
 
 const botEvents = ['message.channels', 'message.groups', 'message.im', 'app_mention'] as const;

@@ -27,6 +27,8 @@ describe('buildSlackManifest', () => {
       'app_mentions:read',
       'commands',
       'users:read',
+      'channels:read',
+      'groups:read',
     ]);
     expect(manifest.settings.event_subscriptions.bot_events).toEqual([
       'message.channels',
@@ -50,5 +52,17 @@ describe('buildSlackManifest', () => {
     const manifest = buildSlackManifest(config(`instance: { name: ${name} }\n`));
     expect(manifest.display_information.name).toBe('the-loop-abcdefghijklmnopqrstuvwxy');
     expect(manifest.features.bot_user.display_name).toBe(`the-loop-${name}`);
+  });
+});
+
+describe('manifest.yml at the repository root', () => {
+  it('is the manifest `the-loop manifest` prints for the default instance', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const { parse } = await import('yaml');
+    const { loadConfig } = await import('../../../src/config/load-config.js');
+    const defaults = await loadConfig('.the-loop/config.yaml');
+    expect(parse(await readFile('manifest.yml', 'utf8'))).toEqual(
+      JSON.parse(JSON.stringify(buildSlackManifest(defaults))),
+    );
   });
 });
