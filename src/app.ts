@@ -5,7 +5,7 @@ import { statusRoutes, type ServiceState } from './api/routes/status-routes.js';
 import type { Route } from './api/route.js';
 import type { Config } from './config/types.js';
 import { createConfirmationTracker } from './delivery/confirmation-tracker.js';
-import { createDeliveryCore } from './delivery/create-delivery-core.js';
+import { createDeliveryCore, type DeliveryTarget } from './delivery/create-delivery-core.js';
 import { createReadinessTracker } from './delivery/readiness-tracker.js';
 import { LoopError } from './errors.js';
 import { createClaudeAdapter } from './harness/claude-adapter.js';
@@ -14,7 +14,13 @@ import { createSessionLauncher } from './harness/create-session-launcher.js';
 import { createSessionStarter } from './harness/create-session-starter.js';
 import { createSessionTokens } from './harness/session-tokens.js';
 import type { Logger } from './log/create-logger.js';
-import { standingTarget } from './refs.js';
+import {
+  parseStandingRef,
+  parseWorkItemRef,
+  standingRef,
+  standingTarget,
+  workItemTarget,
+} from './refs.js';
 import { createReplyRouter } from './replies/reply-router.js';
 import {
   createStandingService,
@@ -33,6 +39,14 @@ import { createTmuxDriver } from './tmux/create-tmux-driver.js';
 import { createHttpListener, type HttpListener } from './http/create-http-listener.js';
 import { createSlackSurface, type SlackSurface } from './slack/create-slack-surface.js';
 import { decideSlack } from './slack/decide-slack.js';
+import { createGithubSurface, type GithubSurface } from './github/create-github-surface.js';
+import { decideGithub } from './github/decide-github.js';
+import { workItemRoutes } from './api/routes/workitem-routes.js';
+import {
+  createWorkItemService,
+  type WorkItemListener,
+} from './workitems/create-workitem-service.js';
+import { isWorkItemRecord } from './workitems/workitem-types.js';
 import type { ReplySink } from './replies/reply-router.js';
 import { createExecaTmuxRunner } from './tmux/tmux-runner.js';
 
@@ -48,6 +62,8 @@ export interface AppOptions {
 export interface App {
   readonly paths: StatePaths;
   readonly standing: StandingService;
+  /** The control plane's route table (kept equal to schemas/openapi.yaml by a test). */
+  readonly routes: readonly Route[];
   /** One line for each surface that is off, naming what turns it on. */
   readonly surfacesOff: readonly string[];
   /** Starts listening, then starts the auto-start sessions. */
@@ -74,9 +90,19 @@ export async function createApp(options: AppOptions): Promise<App> {
   const readiness = createReadinessTracker();
   const confirmations = createConfirmationTracker();
   const store = createRecordStore({ dir: paths.standing, validate: isStandingRecord, logger });
+  const workItemStore = createRecordStore({
+    dir: paths.workitems,
+    validate: isWorkItemRecord,
+    logger,
+  });
+  const standingTargets = createStandingTargets({ config, store, owner });
+  // Bound below, once the work-item service exists; the core only calls it per delivery.
+  let workItemTargets: (ref: string) => Promise<DeliveryTarget> = async (ref) => {
+    throw new LoopError('invalid_ref', `\`${ref}\` is not a session ref`);
+  };
   const delivery = createDeliveryCore({
     driver,
-    resolve: createStandingTargets({ config, store, owner }),
+    resolve: (ref) => (parseStandingRef(ref) ? standingTargets(ref) : workItemTargets(ref)),
     readiness,
     confirmations,
     events,
@@ -94,7 +120,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     pathVariable: env['PATH'] ?? '',
     logger,
   });
-  const listeners: StandingListener[] = [];
+  const listeners: Array<StandingListener & WorkItemListener> = [];
   const tokens = createSessionTokens();
   const starter = createSessionStarter({
     tokens,
@@ -118,6 +144,19 @@ export async function createApp(options: AppOptions): Promise<App> {
     stopGraceMs,
     listeners,
   });
+  const workItems = createWorkItemService({
+    config,
+    store: workItemStore,
+    driver,
+    starter,
+    tokens,
+    readiness,
+    events,
+    owner,
+    stopGraceMs,
+    listeners,
+  });
+  workItemTargets = (ref) => workItems.resolveTarget(ref);
   const sinks: ReplySink[] = [];
   const slackDecision = decideSlack(config, env);
   const slack: SlackSurface | undefined = slackDecision.on
@@ -135,12 +174,25 @@ export async function createApp(options: AppOptions): Promise<App> {
     listeners.push(slack.listener);
     sinks.push(slack.poster);
   }
+  const githubDecision = decideGithub(config, env);
+  const github: GithubSurface | undefined = githubDecision.on
+    ? createGithubSurface({
+        config,
+        plan: githubDecision.plan,
+        paths,
+        workItems,
+        delivery,
+        events,
+        logger,
+      })
+    : undefined;
+  if (github) sinks.push(github.poster);
   const replies = createReplyRouter({ sinks, events, logger });
   const surfacesOff = [
     ...(slackDecision.on ? [] : [slackDecision.reason]),
-    'github: off — the GitHub surface is not part of this build yet',
+    ...(githubDecision.on ? githubDecision.plan.notes : [githubDecision.reason]),
   ];
-  const publicRoutes = { ...slack?.httpRoutes };
+  const publicRoutes = { ...slack?.httpRoutes, ...github?.httpRoutes };
   const http: HttpListener | undefined = Object.keys(publicRoutes).length
     ? createHttpListener({
         host: config.http.host,
@@ -156,18 +208,26 @@ export async function createApp(options: AppOptions): Promise<App> {
       state: 'off' as const,
       detail: line,
     })),
+    ...(slack
+      ? [{ name: 'slack', state: 'ok' as const, detail: `${config.slack.mode} mode` }]
+      : []),
+    ...(github ? [{ name: 'github', state: 'ok' as const, detail: 'token set' }] : []),
   ];
 
   const routes: Route[] = [
     ...statusRoutes({ config, standing, driver, services, version: options.version }),
     ...standingRoutes(standing),
+    ...workItemRoutes({ config, workItems }),
     ...sessionRoutes({
       directory: {
         async sessionForToken(token) {
           const started = tokens.find(token);
           if (started) return started;
           const name = await standing.nameForToken(token);
-          return name ? { ref: `standing:${name}`, tmuxName: standingTarget(name) } : undefined;
+          if (name) return { ref: standingRef(name), tmuxName: standingTarget(name) };
+          const ref = await workItems.refForToken(token);
+          const item = ref ? parseWorkItemRef(ref) : undefined;
+          return ref && item ? { ref, tmuxName: workItemTarget(item) } : undefined;
         },
       },
       readiness,
@@ -185,11 +245,13 @@ export async function createApp(options: AppOptions): Promise<App> {
   return {
     paths,
     standing,
+    routes,
     surfacesOff,
     async start() {
       await server.start();
       if (http) await http.start();
       if (slack) await slack.start();
+      if (github) await github.start();
       events.record('serve.started', { instance: config.instance.name, pid: process.pid });
       const autoStarted = config.standing.autoStart ? await standing.startAll() : [];
       for (const result of autoStarted.filter((entry) => entry.error)) {
@@ -201,6 +263,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       return { autoStarted };
     },
     async stop() {
+      if (github) await github.stop();
       if (slack) await slack.stop();
       if (http) await http.stop();
       await server.stop();

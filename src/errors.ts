@@ -27,6 +27,7 @@ export const errorCodes = {
   serve_not_running: 503,
   delivery_failed: 500,
   slack_failed: 502,
+  github_failed: 502,
   state_corrupt: 500,
   internal: 500,
 } as const;

@@ -15,6 +15,7 @@ import { runStandingSay } from './commands/run-standing-say.js';
 import { runStandingStart } from './commands/run-standing-start.js';
 import { runStandingStop } from './commands/run-standing-stop.js';
 import { runStatus } from './commands/run-status.js';
+import { runWorkItemList, runWorkItemStart, runWorkItemStop } from './commands/run-workitem.js';
 
 /** Which handler runs which command: a table, so adding a command is one line here. */
 export const commandHandlers: Readonly<Record<CommandId, CommandHandler>> = {
@@ -33,4 +34,7 @@ export const commandHandlers: Readonly<Record<CommandId, CommandHandler>> = {
   hook: runHook,
   'config check': runConfigCheck,
   manifest: runManifest,
+  'workitem list': runWorkItemList,
+  'workitem start': runWorkItemStart,
+  'workitem stop': runWorkItemStop,
 };

@@ -18,7 +18,10 @@ export type CommandId =
   | 'post'
   | 'hook'
   | 'config check'
-  | 'manifest';
+  | 'manifest'
+  | 'workitem list'
+  | 'workitem start'
+  | 'workitem stop';
 
 export interface ArgSpec {
   /** The key the handler reads. */
@@ -215,6 +218,33 @@ export const commandSpecs: readonly CommandSpec[] = [
     usage: 'manifest',
     summary: 'print the Slack app manifest (YAML) for this instance',
     args: [],
+    flags: [],
+    json: true,
+  },
+  {
+    id: 'workitem list',
+    usage: 'workitem list',
+    summary: "this instance's work-item sessions",
+    args: [],
+    flags: [],
+    json: true,
+  },
+  {
+    id: 'workitem start',
+    usage: 'workitem start REF',
+    summary: 'start a session for an issue or PR (counts as addressed to this instance)',
+    args: [{ key: 'ref', kind: 'word' }],
+    flags: [],
+    json: true,
+    notes: [
+      'REF is github:owner/repo#12, github:host/owner/repo#12 or an issue or pull request URL',
+    ],
+  },
+  {
+    id: 'workitem stop',
+    usage: 'workitem stop REF',
+    summary: "stop a work item's session",
+    args: [{ key: 'ref', kind: 'word' }],
     flags: [],
     json: true,
   },

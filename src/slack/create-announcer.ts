@@ -3,16 +3,32 @@ import type { Config } from '../config/types.js';
 import type { EventSink } from '../delivery/create-delivery-core.js';
 import { asLoopError } from '../errors.js';
 import type { Logger } from '../log/create-logger.js';
-import { standingRef, standingTarget } from '../refs.js';
+import { parseWorkItemRef, standingRef, standingTarget, workItemTarget } from '../refs.js';
 import type { StandingListener, StandingService } from '../standing/create-standing-service.js';
 import type { StandingDefinition } from '../standing/standing-types.js';
+import type { WorkItemListener } from '../workitems/create-workitem-service.js';
 import { callSlack } from './call-slack.js';
-import type { ThreadBindings } from './thread-bindings.js';
+import type { ThreadBinding, ThreadBindings } from './thread-bindings.js';
+
+interface Announcement {
+  readonly ref: string;
+  readonly channel: string;
+  /** The thread's first message. */
+  readonly first: string;
+  /** What a later start posts into the same thread. */
+  readonly again: string;
+  /** Event names and fields for the outcome. */
+  readonly event: {
+    readonly ok: string;
+    readonly failed: string;
+    readonly fields: Record<string, unknown>;
+  };
+}
 
 /**
- * Announces a standing session in its channel the first time it starts and binds that thread to
- * it; later starts post into the same thread. Slack being down never stops a session: the failure
- * is recorded as `standing.announce_failed` and the session runs on.
+ * Announces a session in its channel the first time it starts and binds that thread to its ref; a
+ * later start posts into the same thread, never a new one. Slack being down never stops a
+ * session: the failure is recorded (`standing.announce_failed`) and the session runs on.
  */
 export function createAnnouncer(options: {
   readonly config: Config;
@@ -22,77 +38,92 @@ export function createAnnouncer(options: {
   readonly events: EventSink;
   readonly logger: Logger;
   readonly maxAttempts?: number;
-}): StandingListener & {
-  announce(name: string, outcome: string, definition: StandingDefinition): Promise<void>;
-} {
+}): StandingListener & WorkItemListener {
   const { config, client, bindings, events, logger } = options;
   const callOptions = { logger, maxAttempts: options.maxAttempts ?? 3 };
 
-  const announce = async (
-    name: string,
-    outcome: string,
-    definition: StandingDefinition,
-  ): Promise<void> => {
-    if (definition.slack === false) return;
-    const channel = definition.slack.channel || config.slack.channel;
-    if (!channel) return;
-    const ref = standingRef(name);
+  const announce = async (plan: Announcement): Promise<ThreadBinding | undefined> => {
     try {
-      const existing = await bindings.forRef(ref);
+      const existing = await bindings.forRef(plan.ref);
       if (existing) {
-        const text =
-          outcome === 'resumed'
-            ? `🔄 \`${name}\` is back, on the same conversation.`
-            : `🔄 \`${name}\` started again.`;
         await callSlack(
           'chat.postMessage',
           () =>
             client.chat.postMessage({
               channel: existing.channel,
               thread_ts: existing.threadTs,
-              text,
+              text: plan.again,
             }),
           callOptions,
         );
-        events.record('standing.announced', {
-          name,
+        events.record(plan.event.ok, {
+          ...plan.event.fields,
           channel: existing.channel,
-          threadTs: existing.threadTs,
           again: true,
         });
-        return;
+        return undefined;
       }
       const posted = await callSlack(
         'chat.postMessage',
-        () => client.chat.postMessage({ channel, text: announcement(name, definition, config) }),
+        () => client.chat.postMessage({ channel: plan.channel, text: plan.first }),
         callOptions,
       );
-      const threadTs = posted.ts;
-      if (!threadTs) throw new Error('Slack returned no ts for the announcement');
-      await bindings.bind({
-        channel: posted.channel ?? channel,
-        threadTs,
-        ref,
+      if (!posted.ts) throw new Error('Slack returned no ts for the announcement');
+      const binding = {
+        channel: posted.channel ?? plan.channel,
+        threadTs: posted.ts,
+        ref: plan.ref,
         createdAt: new Date().toISOString(),
+      };
+      await bindings.bind(binding);
+      events.record(plan.event.ok, {
+        ...plan.event.fields,
+        channel: binding.channel,
+        threadTs: binding.threadTs,
       });
-      await options
-        .standing()
-        .recordSlackThread(name, { channel: posted.channel ?? channel, threadTs });
-      events.record('standing.announced', { name, channel, threadTs });
+      return binding;
     } catch (error) {
       const failure = asLoopError(error);
-      events.record('standing.announce_failed', { name, channel, reason: failure.message });
+      events.record(plan.event.failed, {
+        ...plan.event.fields,
+        channel: plan.channel,
+        reason: failure.message,
+      });
       logger.warn(
-        { event: 'standing.announce_failed', name, channel, code: failure.code },
+        { event: plan.event.failed, ...plan.event.fields, code: failure.code },
         failure.message,
       );
+      return undefined;
     }
   };
 
+  const announceStanding = async (
+    name: string,
+    outcome: string,
+    definition: StandingDefinition,
+  ) => {
+    if (definition.slack === false) return;
+    const channel = definition.slack.channel || config.slack.channel;
+    if (!channel) return;
+    const binding = await announce({
+      ref: standingRef(name),
+      channel,
+      first: standingAnnouncement(name, definition, config),
+      again:
+        outcome === 'resumed'
+          ? `🔄 \`${name}\` is back, on the same conversation.`
+          : `🔄 \`${name}\` started again.`,
+      event: { ok: 'standing.announced', failed: 'standing.announce_failed', fields: { name } },
+    });
+    if (binding)
+      await options
+        .standing()
+        .recordSlackThread(name, { channel: binding.channel, threadTs: binding.threadTs });
+  };
+
   return {
-    announce,
     started(name, outcome, definition) {
-      void announce(name, outcome, definition);
+      void announceStanding(name, outcome, definition);
     },
     deleted(name) {
       void bindings.unbindRef(standingRef(name)).catch((error: unknown) => {
@@ -102,10 +133,32 @@ export function createAnnouncer(options: {
         );
       });
     },
+    workItemStarted(ref, outcome) {
+      const item = parseWorkItemRef(ref);
+      if (!item || !config.slack.channel) return;
+      const where = config.instance.name ? ` on \`${config.instance.name}\`` : '';
+      void announce({
+        ref,
+        channel: config.slack.channel,
+        first:
+          `🟢 A session for ${ref}${where} is running: https://${item.host}/${item.owner}/${item.repo}/issues/${item.number}\n` +
+          `Reply in this thread to talk to it, or comment on the issue. ` +
+          `\`tmux attach -t '=${workItemTarget(item)}'\` shows its terminal.`,
+        again:
+          outcome === 'resumed'
+            ? `🔄 The session for ${ref} is back, on the same conversation.`
+            : `🔄 The session for ${ref} started again.`,
+        event: { ok: 'workitem.announced', failed: 'workitem.announce_failed', fields: { ref } },
+      });
+    },
   };
 }
 
-function announcement(name: string, definition: StandingDefinition, config: Config): string {
+function standingAnnouncement(
+  name: string,
+  definition: StandingDefinition,
+  config: Config,
+): string {
   const where = config.instance.name ? ` on \`${config.instance.name}\`` : '';
   const about = definition.description ? ` — ${definition.description}` : '';
   return (

@@ -6,6 +6,7 @@ import type { DeliveryCore, EventSink } from '../delivery/create-delivery-core.j
 import type { Logger } from '../log/create-logger.js';
 import type { ReplySink } from '../replies/reply-router.js';
 import type { StandingListener, StandingService } from '../standing/create-standing-service.js';
+import type { WorkItemListener } from '../workitems/create-workitem-service.js';
 import { createDedupeLedger } from '../state/create-dedupe-ledger.js';
 import { createInbox } from '../state/create-inbox.js';
 import type { StatePaths } from '../state/state-paths.js';
@@ -33,7 +34,7 @@ export interface SlackCredentials {
 
 export interface SlackSurface {
   readonly poster: ReplySink;
-  readonly listener: StandingListener;
+  readonly listener: StandingListener & WorkItemListener;
   /** HTTP mode only: served by the shared http listener. */
   readonly httpRoutes: Readonly<Record<string, RequestListener>>;
   /** Handles what the inbox kept from before a restart, then connects. */

@@ -35,7 +35,9 @@ export function createDedupeLedger(options: {
     async claim(id) {
       ready ??= ensurePrivateDir(options.dir);
       await ready;
-      return writeFileAtomic(fileOf(id), `${JSON.stringify({ at: clock() })}\n`, { exclusive: true });
+      return writeFileAtomic(fileOf(id), `${JSON.stringify({ at: clock() })}\n`, {
+        exclusive: true,
+      });
     },
     async has(id) {
       return stat(fileOf(id)).then(
@@ -55,7 +57,10 @@ export function createDedupeLedger(options: {
           }
         } catch (error) {
           if (errnoCode(error) !== 'ENOENT') {
-            options.logger.warn({ event: 'dedupe.prune_failed', file, err: error }, 'could not prune');
+            options.logger.warn(
+              { event: 'dedupe.prune_failed', file, err: error },
+              'could not prune',
+            );
           }
         }
       }

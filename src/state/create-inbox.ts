@@ -24,7 +24,11 @@ export function createInbox<T>(options: {
   readonly logger: Logger;
   readonly clock?: () => number;
 }): Inbox<T> {
-  const store = createRecordStore<T>({ dir: options.dir, validate: options.validate, logger: options.logger });
+  const store = createRecordStore<T>({
+    dir: options.dir,
+    validate: options.validate,
+    logger: options.logger,
+  });
   const clock = options.clock ?? Date.now;
   let last = 0;
   let sequence = 0;

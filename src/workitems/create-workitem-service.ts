@@ -19,7 +19,7 @@ import { workItemBootDirective, workItemUrl } from './workitem-boot-directive.js
 import type { WorkItemRecord, WorkItemView } from './workitem-types.js';
 
 export interface WorkItemListener {
-  started?(ref: string, outcome: 'started' | 'resumed'): void;
+  workItemStarted?(ref: string, outcome: 'started' | 'resumed'): void;
 }
 
 export interface WorkItemService {
@@ -125,7 +125,7 @@ export function createWorkItemService(options: {
         if (result.resumeFailed) events.record('workitem.resume_failed', { ref });
         const outcome = result.resumed ? ('resumed' as const) : ('started' as const);
         events.record(`workitem.${outcome}`, { ref, actor });
-        for (const listener of options.listeners ?? []) listener.started?.(ref, outcome);
+        for (const listener of options.listeners ?? []) listener.workItemStarted?.(ref, outcome);
         return { outcome };
       });
     },

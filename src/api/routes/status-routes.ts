@@ -97,20 +97,5 @@ export function statusRoutes(options: {
         };
       },
     },
-    {
-      method: 'GET',
-      path: '/api/v1/instance',
-      operationId: 'getInstance',
-      auth: 'operator',
-      handler: async () => ({
-        status: 200,
-        body: {
-          name: config.instance.name,
-          scope: { mode: config.instance.scope.mode, workItems: config.instance.scope.workItems },
-          managed: config.instance.scope.workItems.map((ref) => ({ ref, sources: ['declared'] })),
-          warnings: config.instanceWarnings,
-        },
-      }),
-    },
   ];
 }

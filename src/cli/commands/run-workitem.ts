@@ -1,0 +1,48 @@
+import type { WorkItemView } from '../../workitems/workitem-types.js';
+import type { CommandHandler } from '../command-context.js';
+import { formatColumns } from '../format-columns.js';
+
+/** `the-loop workitem list`: this instance's work-item sessions. */
+export const runWorkItemList: CommandHandler = async (context) => {
+  const { workItems } = await context.api<{ workItems: WorkItemView[] }>(
+    'GET',
+    '/api/v1/work-items',
+  );
+  if (context.json) context.printJson(workItems);
+  else if (workItems.length === 0) context.print('no work-item sessions');
+  else {
+    context.print(
+      formatColumns([
+        ['REF', 'STATUS', 'TMUX', 'STARTED BY', 'STARTED'],
+        ...workItems.map((item) => [
+          item.ref,
+          item.status,
+          item.tmux,
+          item.startedBy,
+          item.startedAt,
+        ]),
+      ]),
+    );
+  }
+  return 0;
+};
+
+/** `the-loop workitem start REF`: addressed to this instance, so a locked one refuses unmanaged items. */
+export const runWorkItemStart: CommandHandler = async (context) => {
+  const result = await context.api<{ outcome: string }>('POST', '/api/v1/work-items/start', {
+    ref: context.args['ref'],
+  });
+  if (context.json) context.printJson(result);
+  else context.print(`${context.args['ref'] ?? ''}: ${result.outcome}`);
+  return 0;
+};
+
+/** `the-loop workitem stop REF`. */
+export const runWorkItemStop: CommandHandler = async (context) => {
+  const result = await context.api<{ outcome: string }>('POST', '/api/v1/work-items/stop', {
+    ref: context.args['ref'],
+  });
+  if (context.json) context.printJson(result);
+  else context.print(`${context.args['ref'] ?? ''}: ${result.outcome}`);
+  return 0;
+};

@@ -1,0 +1,149 @@
+import type { Config } from '../config/types.js';
+import type { DeliveryCore, EventSink } from '../delivery/create-delivery-core.js';
+import { asLoopError } from '../errors.js';
+import { decideScope } from '../instance/decide-scope.js';
+import { isManaged } from '../instance/is-managed.js';
+import { parseAddress } from '../instance/parse-address.js';
+import { scopeRefusalFields } from '../instance/scope-refusal.js';
+import type { Logger } from '../log/create-logger.js';
+import { workItemRef } from '../refs.js';
+import type { WorkItemService } from '../workitems/create-workitem-service.js';
+import { loadManagedFacts } from '../workitems/load-managed-facts.js';
+import { parseKeywordCommand } from './comment/parse-keyword-command.js';
+import type { GithubActions } from './create-github-actions.js';
+import { carriesMarker, isBot, type GithubComment } from './github-comment.js';
+
+export type CommentOutcome =
+  | 'ignored-bot'
+  | 'unauthorized'
+  | 'refused'
+  | 'ambiguous-command'
+  | 'started'
+  | 'stopped'
+  | 'delivered'
+  | 'not-running'
+  | 'failed';
+
+/**
+ * The one handler behind the webhook and the poller (DESIGN §7): bots and our own posts are
+ * ignored, unauthorized authors get nothing, the scope decision runs before anything touches
+ * GitHub (a refusal leaves no mark at all), then the keyword or the plain comment is acted on.
+ */
+export function createCommentHandler(options: {
+  readonly config: Config;
+  readonly actions: GithubActions;
+  readonly workItems: WorkItemService;
+  readonly delivery: DeliveryCore;
+  readonly events: EventSink;
+  readonly logger: Logger;
+}) {
+  const { config, actions, workItems, delivery, events, logger } = options;
+  const authorized = new Set(config.github.authorizedUsers.map((login) => login.toLowerCase()));
+
+  const managedNow = async (comment: GithubComment) =>
+    isManaged(comment.item, await loadManagedFacts(config, workItems), config.instance.name);
+
+  const quietly = async (what: string, action: () => Promise<unknown>): Promise<void> => {
+    try {
+      await action();
+    } catch (error) {
+      logger.warn(
+        { event: 'github.action_failed', action: what, code: asLoopError(error).code },
+        'GitHub action failed',
+      );
+    }
+  };
+
+  return async (comment: GithubComment): Promise<CommentOutcome> => {
+    const ref = workItemRef(comment.item);
+    if (isBot(comment.author) || carriesMarker(comment.body)) return 'ignored-bot';
+    const address = parseAddress(comment.body);
+    const command = parseKeywordCommand(comment.body, config.github.keyword);
+    if (!authorized.has(comment.author.login.toLowerCase())) {
+      // An unauthorized author's address or keyword grants nothing.
+      logger.info(
+        { event: 'github.unauthorized', actor: comment.author.login, workItem: ref },
+        'comment by an unauthorized user',
+      );
+      return 'unauthorized';
+    }
+    const decision = decideScope(config.instance, address, (await managedNow(comment)).managed);
+    if (!decision.acts) {
+      const fields = scopeRefusalFields({
+        reason: decision.outcome,
+        instance: config.instance,
+        address,
+        command,
+        actor: comment.author.login,
+        workItem: comment.item,
+        deliveryId: comment.deliveryId,
+      });
+      events.record('scope.refused', { ...fields });
+      logger.info({ event: 'scope.refused', ...fields }, 'comment refused for scope');
+      return 'refused';
+    }
+    if (command.kind === 'ambiguous') {
+      await quietly('react', () => actions.react(comment, 'confused'));
+      await quietly('comment', () =>
+        actions.comment(
+          comment.item,
+          `That comment asks for both \`${config.github.keyword} start\` and \`${config.github.keyword} stop\`; ` +
+            'post one of them on its own.',
+        ),
+      );
+      return 'ambiguous-command';
+    }
+    const plain = command.kind === 'none';
+    // A plain comment on an item without a running session is not for us: leave it unmarked.
+    if (plain && !(await workItems.isRunning(comment.item))) return 'not-running';
+    await quietly('react', () => actions.react(comment, 'eyes'));
+    try {
+      if (command.kind === 'command' && command.command === 'start') {
+        const { outcome } = await workItems.start(comment.item, comment.author.login);
+        await quietly('react', () => actions.react(comment, 'rocket'));
+        if (outcome !== 'already-running') {
+          const instance = config.instance.name
+            ? `instance \`${config.instance.name}\``
+            : 'an unnamed instance';
+          await quietly('comment', () =>
+            actions.comment(
+              comment.item,
+              `🟢 the-loop (${instance}) ${outcome === 'resumed' ? 'resumed' : 'started'} a session for ${ref}. ` +
+                `Comment here to talk to it; \`${config.github.keyword} stop\` ends it.`,
+            ),
+          );
+        }
+        return 'started';
+      }
+      if (command.kind === 'command' && command.command === 'stop') {
+        await workItems.stop(comment.item);
+        await quietly('react', () => actions.react(comment, 'rocket'));
+        return 'stopped';
+      }
+      const result = await delivery.deliver({
+        ref,
+        text: comment.body,
+        origin: {
+          surface: 'github',
+          actor: comment.author.login,
+          workItem: ref.replace(/^github:/, ''),
+        },
+        ids: {
+          githubCommentId: String(comment.commentId),
+          ...(comment.deliveryId ? { githubDeliveryId: comment.deliveryId } : {}),
+        },
+      });
+      if (result.outcome === 'delivered')
+        await quietly('react', () => actions.react(comment, 'rocket'));
+      return 'delivered';
+    } catch (error) {
+      const failure = asLoopError(error);
+      logger.warn(
+        { event: 'github.handle_failed', workItem: ref, code: failure.code },
+        failure.message,
+      );
+      await quietly('comment', () => actions.comment(comment.item, `⚠️ ${failure.message}`));
+      return 'failed';
+    }
+  };
+}

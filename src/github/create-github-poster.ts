@@ -1,0 +1,31 @@
+import type { Config } from '../config/types.js';
+import type { ReplySink } from '../replies/reply-router.js';
+import { parseWorkItemRef, workItemRef } from '../refs.js';
+import type { GithubActions } from './create-github-actions.js';
+
+/** An agent's words as a comment on its issue or pull request, with the hidden marker (DESIGN §8). */
+export function createGithubPoster(options: {
+  readonly config: Config;
+  readonly actions: GithubActions;
+}): ReplySink {
+  const configured = (ref: string) => {
+    const item = parseWorkItemRef(ref);
+    if (!item) return undefined;
+    const full = `${item.owner}/${item.repo}`.toLowerCase();
+    return options.config.github.repos.some((entry) => entry.repo.toLowerCase() === full)
+      ? item
+      : undefined;
+  };
+  return {
+    surface: 'github',
+    async accepts(ref) {
+      return configured(ref) !== undefined;
+    },
+    async post(ref, text) {
+      const item = configured(ref);
+      if (!item) throw new Error(`no GitHub repository configured for ${ref}`);
+      await options.actions.comment(item, text);
+      return { surface: 'github', location: workItemRef(item) };
+    },
+  };
+}

@@ -1,0 +1,155 @@
+import path from 'node:path';
+import { Octokit } from '@octokit/rest';
+import type { RequestListener } from 'node:http';
+import type { Config } from '../config/types.js';
+import type { DeliveryCore, EventSink } from '../delivery/create-delivery-core.js';
+import type { Logger } from '../log/create-logger.js';
+import type { ReplySink } from '../replies/reply-router.js';
+import { workItemRef } from '../refs.js';
+import { createInboxProcessor } from '../slack/create-inbox-processor.js';
+import { createDedupeLedger } from '../state/create-dedupe-ledger.js';
+import { createInbox } from '../state/create-inbox.js';
+import type { StatePaths } from '../state/state-paths.js';
+import type { WorkItemService } from '../workitems/create-workitem-service.js';
+import { createCommentHandler } from './create-comment-handler.js';
+import { createGithubActions } from './create-github-actions.js';
+import { createGithubPoster } from './create-github-poster.js';
+import { createPoller } from './create-poller.js';
+import { createWebhookIngress } from './create-webhook-ingress.js';
+import type { GithubPlan } from './decide-github.js';
+import { commentDedupeIds, isGithubComment, type GithubComment } from './github-comment.js';
+
+export interface GithubSurface {
+  readonly poster: ReplySink;
+  readonly httpRoutes: Readonly<Record<string, RequestListener>>;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** One poll round now (when the poller is on). */
+  pollOnce(): Promise<void>;
+  idle(): Promise<void>;
+}
+
+/**
+ * GitHub (DESIGN §7): webhook and poller feed one inbox; each comment is recorded and its ids
+ * claimed before it is judged, so the same comment seen twice — redelivered, or by both
+ * ingresses — is handled once, and one accepted before a crash is handled after it.
+ */
+export function createGithubSurface(options: {
+  readonly config: Config;
+  readonly plan: GithubPlan;
+  readonly paths: StatePaths;
+  readonly workItems: WorkItemService;
+  readonly delivery: DeliveryCore;
+  readonly events: EventSink;
+  readonly logger: Logger;
+}): GithubSurface {
+  const { config, plan, paths, events } = options;
+  const logger = options.logger.child({ surface: 'github' });
+  const octokit = new Octokit({
+    auth: plan.token,
+    ...(plan.apiUrl ? { baseUrl: plan.apiUrl } : {}),
+    userAgent: 'the-loop',
+    log: {
+      debug: () => undefined,
+      info: () => undefined,
+      warn: () => undefined,
+      error: () => undefined,
+    },
+    // Retries are ours (callGithub), where rate limits and server errors are handled visibly.
+    request: { retries: 0 },
+  });
+  const host = plan.apiUrl ? apiHost(plan.apiUrl) : 'github.com';
+  const actions = createGithubActions({ octokit, instance: config.instance.name, logger });
+  const handle = createCommentHandler({
+    config,
+    actions,
+    workItems: options.workItems,
+    delivery: options.delivery,
+    events,
+    logger,
+  });
+  const inbox = createInbox({
+    dir: path.join(paths.inbox, 'github'),
+    validate: isGithubComment,
+    logger,
+  });
+  const ledger = createDedupeLedger({ dir: paths.dedupe, logger });
+  const processor = createInboxProcessor<GithubComment>({
+    laneOf: (comment) => workItemRef(comment.item).toLowerCase(),
+    handle: async (entry) => {
+      try {
+        const outcome = await handle(entry.value);
+        events.record('github.handled', {
+          outcome,
+          workItem: workItemRef(entry.value.item),
+          commentId: entry.value.commentId,
+          source: entry.value.source,
+        });
+      } finally {
+        await inbox.done(entry.key);
+      }
+    },
+    logger,
+  });
+
+  const accept = async (comment: GithubComment): Promise<void> => {
+    const entry = await inbox.add(comment);
+    const claims = await Promise.all(commentDedupeIds(comment).map((id) => ledger.claim(id)));
+    if (claims.includes(false)) {
+      await inbox.done(entry.key);
+      events.record('github.duplicate', { commentId: comment.commentId, source: comment.source });
+      return;
+    }
+    processor.submit(entry);
+  };
+
+  const poller = plan.poll
+    ? createPoller({
+        config,
+        octokit,
+        host,
+        cursorDir: path.join(paths.root, 'github', 'poll'),
+        accept,
+        logger,
+      })
+    : undefined;
+
+  return {
+    poster: createGithubPoster({ config, actions }),
+    httpRoutes:
+      plan.webhookSecret !== undefined
+        ? {
+            [config.github.webhook.path]: createWebhookIngress({
+              secret: plan.webhookSecret,
+              accept,
+              logger,
+            }),
+          }
+        : {},
+    async start() {
+      const pending = await inbox.pending();
+      for (const entry of pending)
+        await Promise.all(commentDedupeIds(entry.value).map((id) => ledger.claim(id)));
+      for (const entry of pending) processor.submit(entry);
+      poller?.start();
+    },
+    async stop() {
+      await poller?.stop();
+    },
+    pollOnce: async () => poller?.pollOnce(),
+    idle: () => processor.idle(),
+  };
+}
+
+/**
+ * The host polled work items live on: a GitHub Enterprise Server API is served under `/api/v3` on
+ * its own host; anything else (the public API, a test double) is github.com.
+ */
+function apiHost(apiUrl: string): string {
+  try {
+    const url = new URL(apiUrl);
+    return url.pathname.startsWith('/api/v3') ? url.host.toLowerCase() : 'github.com';
+  } catch {
+    return 'github.com';
+  }
+}

@@ -1,0 +1,135 @@
+import type { Octokit } from '@octokit/rest';
+import type { Config } from '../config/types.js';
+import type { Logger } from '../log/create-logger.js';
+import { createRecordStore } from '../state/record-store.js';
+import { callGithub } from './call-github.js';
+import { fromPolledComment, type PolledComment } from './from-polled-comment.js';
+import type { GithubComment } from './github-comment.js';
+
+interface PollCursor {
+  readonly since: string;
+  readonly etag?: string;
+}
+
+const isPollCursor = (value: unknown): value is PollCursor =>
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as { since?: unknown }).since === 'string';
+
+/**
+ * For machines with no public URL (DESIGN §7.1): lists new comments on each configured repository
+ * every `github.poll.intervalSeconds`, with `since` and a conditional request, and hands each to
+ * the same handler as the webhook. The cursor is kept on disk, so comments made while the bot was
+ * down are still seen; on the very first run only comments from then on count.
+ */
+export function createPoller(options: {
+  readonly config: Config;
+  readonly octokit: Octokit;
+  readonly host: string;
+  readonly cursorDir: string;
+  readonly accept: (comment: GithubComment) => Promise<void>;
+  readonly logger: Logger;
+  readonly now?: () => number;
+}) {
+  const { config, octokit, logger } = options;
+  const now = options.now ?? Date.now;
+  const cursors = createRecordStore({ dir: options.cursorDir, validate: isPollCursor, logger });
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  let stopped = false;
+
+  const pollRepo = async (full: string): Promise<void> => {
+    const [owner = '', repo = ''] = full.split('/');
+    const key = full.toLowerCase().replace(/[^a-z0-9._-]/g, '-');
+    const cursor = (await cursors.read(key)) ?? { since: new Date(now()).toISOString() };
+    const started = new Date(now()).toISOString();
+    let newest = cursor.since;
+    let etag = cursor.etag;
+    try {
+      const comments = await callGithub(
+        'list comments',
+        async () => {
+          const response = await octokit.paginate(
+            octokit.issues.listCommentsForRepo,
+            {
+              owner,
+              repo,
+              since: cursor.since,
+              sort: 'updated',
+              direction: 'asc',
+              per_page: 100,
+              ...(cursor.etag ? { headers: { 'if-none-match': cursor.etag } } : {}),
+            },
+            (page) => {
+              etag = typeof page.headers.etag === 'string' ? page.headers.etag : etag;
+              return page.data;
+            },
+          );
+          return response as PolledComment[];
+        },
+        { logger },
+      );
+      for (const comment of comments) {
+        const found = fromPolledComment(
+          comment,
+          { host: options.host, owner, repo },
+          cursor.since,
+          now(),
+        );
+        if (found) await options.accept(found);
+        if (comment.updated_at > newest) newest = comment.updated_at;
+      }
+    } catch (error) {
+      if ((error as { details?: { status?: unknown } }).details?.status === 304) {
+        await cursors.write(key, { since: cursor.since, ...(etag ? { etag } : {}) });
+        return;
+      }
+      throw error;
+    }
+    // The next poll starts where this one saw the newest comment (or when it began, if none).
+    await cursors.write(key, {
+      since: newest > cursor.since ? newest : started,
+      ...(etag ? { etag } : {}),
+    });
+  };
+
+  const pollAll = async (): Promise<void> => {
+    for (const entry of config.github.repos) {
+      try {
+        await pollRepo(entry.repo);
+      } catch (error) {
+        logger.warn(
+          { event: 'github.poll_failed', repo: entry.repo, err: error },
+          'polling a repository failed',
+        );
+      }
+    }
+  };
+
+  const pollOnce = (): Promise<void> => {
+    running ??= pollAll().finally(() => {
+      running = undefined;
+    });
+    return running;
+  };
+
+  return {
+    /** One round now (a round already running is joined, not doubled). */
+    pollOnce,
+    start(): void {
+      const schedule = (): void => {
+        if (stopped) return;
+        timer = setTimeout(() => {
+          void pollOnce().finally(schedule);
+        }, config.github.poll.intervalSeconds * 1000);
+      };
+      void pollOnce().finally(schedule);
+    },
+    async stop(): Promise<void> {
+      stopped = true;
+      clearTimeout(timer);
+      timer = undefined;
+      await running;
+    },
+  };
+}

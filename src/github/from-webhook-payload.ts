@@ -1,0 +1,76 @@
+import { defaultGithubHost, type WorkItemRef } from '../refs.js';
+import type { GithubComment } from './github-comment.js';
+
+type Json = Record<string, unknown>;
+
+/**
+ * The three events the-loop handles (DESIGN §7.1) as a GithubComment; anything else — other
+ * events, other actions (edits are not re-judged), malformed payloads — is undefined.
+ */
+export function fromWebhookPayload(
+  event: string,
+  payload: unknown,
+  deliveryId: string,
+  receivedAt: number,
+): GithubComment | undefined {
+  if (!isJson(payload)) return undefined;
+  const action = payload['action'];
+  const repository = payload['repository'];
+  if (!isJson(repository)) return undefined;
+  let kind: GithubComment['kind'];
+  let comment: unknown;
+  let number: unknown;
+  if (event === 'issue_comment' && action === 'created') {
+    kind = 'issue_comment';
+    comment = payload['comment'];
+    number = isJson(payload['issue']) ? payload['issue']['number'] : undefined;
+  } else if (event === 'pull_request_review_comment' && action === 'created') {
+    kind = 'review_comment';
+    comment = payload['comment'];
+    number = isJson(payload['pull_request']) ? payload['pull_request']['number'] : undefined;
+  } else if (event === 'pull_request_review' && action === 'submitted') {
+    kind = 'review';
+    comment = payload['review'];
+    number = isJson(payload['pull_request']) ? payload['pull_request']['number'] : undefined;
+  } else {
+    return undefined;
+  }
+  const item = workItemOf(repository, number);
+  if (!isJson(comment) || !item || typeof comment['id'] !== 'number') return undefined;
+  const user = comment['user'];
+  if (!isJson(user) || typeof user['login'] !== 'string') return undefined;
+  return {
+    source: 'webhook',
+    deliveryId,
+    kind,
+    commentId: comment['id'],
+    body: typeof comment['body'] === 'string' ? comment['body'] : '',
+    author: {
+      login: user['login'],
+      type: typeof user['type'] === 'string' ? user['type'] : 'User',
+    },
+    item,
+    receivedAt,
+  };
+}
+
+export function workItemOf(repository: Json, number: unknown): WorkItemRef | undefined {
+  const owner = isJson(repository['owner']) ? repository['owner']['login'] : undefined;
+  const repo = repository['name'];
+  if (typeof owner !== 'string' || typeof repo !== 'string' || typeof number !== 'number')
+    return undefined;
+  return { host: hostOf(repository['html_url']), owner, repo, number };
+}
+
+function hostOf(url: unknown): string {
+  if (typeof url !== 'string') return defaultGithubHost;
+  try {
+    return new URL(url).host.toLowerCase() || defaultGithubHost;
+  } catch {
+    return defaultGithubHost;
+  }
+}
+
+function isJson(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
