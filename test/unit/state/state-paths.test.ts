@@ -24,6 +24,7 @@ describe('statePaths', () => {
       inbox: '/s/inbox',
       dedupe: '/s/dedupe',
       instanceFile: '/s/instance.json',
+      harness: '/s/harness',
     });
   });
 });
