@@ -8,6 +8,7 @@ import type { SessionStarter } from '../harness/create-session-starter.js';
 import type { SessionTokens } from '../harness/session-tokens.js';
 import { isValidName, nameProblem, standingRef, standingTarget } from '../refs.js';
 import type { RecordStore } from '../state/record-store.js';
+import { paneStateFor } from '../tmux/pane-state-for.js';
 import type { TmuxDriver } from '../tmux/tmux-driver.js';
 import { checkStartable } from './check-startable.js';
 import { decideStart } from './decide-start.js';
@@ -251,16 +252,7 @@ export function createStandingService(options: StandingServiceOptions): Standing
       const all = await resolveAll();
       const listing = await driver.listSessions();
       return all.map((resolved) => {
-        const info = listing.ok
-          ? listing.sessions.get(standingTarget(resolved.definition.name))
-          : undefined;
-        const state = !listing.ok
-          ? 'unknown'
-          : !info
-            ? 'absent'
-            : info.owner === owner
-              ? info.state
-              : 'unknown';
+        const state = paneStateFor(listing, standingTarget(resolved.definition.name), owner);
         return toStandingView(
           resolved.definition,
           resolved.source,

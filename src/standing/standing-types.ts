@@ -1,21 +1,14 @@
+import type { StandingSessionConfig } from '../config/types.js';
 import type { PaneState } from '../tmux/tmux-driver.js';
 
 export type StandingSource = 'declared' | 'created';
 export type StandingStatus = 'running' | 'stopped';
 
-/** What a standing session is: from the config (declared) or from a create (created). */
-export interface StandingDefinition {
-  readonly name: string;
-  readonly description: string;
-  readonly harness: string;
-  readonly args: readonly string[];
-  readonly cwd: string;
-  readonly prompt?: string;
-  readonly promptFile?: string;
-  readonly autoStart: boolean;
-  /** false: no Slack thread; "" = the default channel. */
-  readonly slack: false | { readonly channel: string };
-}
+/**
+ * What a standing session is: from the config (declared) or from a create (created). One shape
+ * for both, so every verb treats them alike.
+ */
+export type StandingDefinition = StandingSessionConfig;
 
 export interface SlackBinding {
   readonly channel: string;

@@ -14,6 +14,7 @@ import {
 } from '../refs.js';
 import type { RecordStore } from '../state/record-store.js';
 import { decideStart } from '../standing/decide-start.js';
+import { paneStateFor } from '../tmux/pane-state-for.js';
 import type { TmuxDriver } from '../tmux/tmux-driver.js';
 import { workItemBootDirective, workItemUrl } from './workitem-boot-directive.js';
 import type { WorkItemRecord, WorkItemView } from './workitem-types.js';
@@ -160,14 +161,7 @@ export function createWorkItemService(options: {
     async list() {
       const listing = await driver.listSessions();
       return (await service.records()).map((record) => {
-        const info = listing.ok ? listing.sessions.get(workItemTarget(record.item)) : undefined;
-        const tmux = !listing.ok
-          ? 'unknown'
-          : !info
-            ? 'absent'
-            : info.owner === owner
-              ? info.state
-              : 'unknown';
+        const tmux = paneStateFor(listing, workItemTarget(record.item), owner);
         return {
           ref: record.ref,
           status: record.status === 'running' && tmux === 'live' ? 'running' : 'stopped',

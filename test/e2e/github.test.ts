@@ -1,9 +1,10 @@
-import { readFile, readdir } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readEvents } from '../../src/state/read-events.js';
+import { agentPrompts } from '../helpers/agent-prompts.js';
 import { eventually } from '../helpers/eventually.js';
+import { freePort } from '../helpers/free-port.js';
 import { createServeFixture, type ServeFixture } from '../helpers/run-serve.js';
 import { startFakeGithub, type FakeGithub } from '../fakes/fake-github/start-fake-github.js';
 import {
@@ -24,23 +25,7 @@ interface Instance {
   readonly url: string;
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return typeof address === 'object' && address ? address.port : 0;
-}
-
-async function prompts(fixture: ServeFixture): Promise<string[]> {
-  const text = await readFile(path.join(fixture.agentHome, 'prompts.jsonl'), 'utf8').catch(
-    () => '',
-  );
-  return text
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => (JSON.parse(line) as { prompt: string }).prompt);
-}
+const prompts = (fixture: ServeFixture): Promise<string[]> => agentPrompts(fixture.agentHome);
 
 describe('GitHub and instances end to end: signed deliveries to two instances', () => {
   let example: Payload;

@@ -1,8 +1,7 @@
-import { createServer } from 'node:net';
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { agentPrompts } from '../helpers/agent-prompts.js';
 import { eventually } from '../helpers/eventually.js';
+import { freePort } from '../helpers/free-port.js';
 import { binPath, createServeFixture, type ServeFixture } from '../helpers/run-serve.js';
 import { startFakeSlack, type FakeSlack } from '../fakes/fake-slack/start-fake-slack.js';
 import { signSlackRequest } from '../fakes/fake-slack/sign-slack-request.js';
@@ -12,22 +11,10 @@ const dana = 'U0DANA';
 const eve = 'U0EVE';
 
 async function prompts(fixture: ServeFixture): Promise<string[]> {
-  const text = await readFile(path.join(fixture.agentHome, 'prompts.jsonl'), 'utf8').catch(
-    () => '',
+  // The boot prompt is the-loop's own; these tests look at what people sent.
+  return (await agentPrompts(fixture.agentHome)).filter(
+    (prompt) => !prompt.startsWith('[the-loop]'),
   );
-  return text
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => (JSON.parse(line) as { prompt: string }).prompt)
-    .filter((prompt) => !prompt.startsWith('[the-loop]'));
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return typeof address === 'object' && address ? address.port : 0;
 }
 
 describe('Slack end to end: the real Bolt app against the fake Slack', () => {
