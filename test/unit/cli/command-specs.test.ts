@@ -27,6 +27,9 @@ describe('the command table', () => {
         'hook',
         'config check',
         'manifest',
+        'workitem list',
+        'workitem start',
+        'workitem stop',
       ].sort(),
     );
     expect(Object.keys(commandHandlers).sort()).toEqual(commandSpecs.map((spec) => spec.id).sort());
