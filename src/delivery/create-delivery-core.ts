@@ -30,6 +30,12 @@ export interface DeliveryRequest {
   readonly origin: Origin;
   /** Origin ids worth logging (Slack event id, GitHub delivery id); never message text. */
   readonly ids?: Readonly<Record<string, string>>;
+  /**
+   * Called right after the submitting Enter, before any wait for a confirmation: an origin that
+   * keeps the message until it is typed (the Slack inbox) lets go of it here, so a crash while
+   * waiting for the confirmation cannot type it a second time.
+   */
+  readonly onSubmitted?: () => Promise<void>;
 }
 
 export interface DeliveryResult {
@@ -70,7 +76,11 @@ export function createDeliveryCore(options: DeliveryCoreOptions): DeliveryCore {
   const queue = createKeyedQueue();
   const newId = options.newId ?? randomUUID;
 
-  const typeInto = async (target: DeliveryTarget, text: string): Promise<boolean> => {
+  const typeInto = async (
+    target: DeliveryTarget,
+    text: string,
+    onSubmitted: (() => Promise<void>) | undefined,
+  ): Promise<boolean> => {
     await readiness.waitUntilReady(target.tmuxName, timing.readyTimeoutMs);
     await driver.paste(target.tmuxName, target.owner, text);
     // A TUI can read an Enter that arrives with the paste as part of it; let the paste land first.
@@ -78,6 +88,7 @@ export function createDeliveryCore(options: DeliveryCoreOptions): DeliveryCore {
     const pending = target.confirms ? confirmations.expect(target.tmuxName, text) : undefined;
     try {
       await driver.sendKeys(target.tmuxName, target.owner, ['Enter']);
+      await onSubmitted?.();
       if (!pending) return true;
       if (await pending.wait(timing.confirmTimeoutMs)) return true;
       await driver.sendKeys(target.tmuxName, target.owner, ['Enter']);
@@ -90,7 +101,7 @@ export function createDeliveryCore(options: DeliveryCoreOptions): DeliveryCore {
   const attempt = async (request: DeliveryRequest, text: string): Promise<boolean> => {
     const target = await options.resolve(request.ref);
     const payload = target.agent ? frameMessage(request.origin, text) : text;
-    return typeInto(target, payload);
+    return typeInto(target, payload, request.onSubmitted);
   };
 
   return {

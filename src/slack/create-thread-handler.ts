@@ -107,6 +107,7 @@ export function createThreadHandler(options: ThreadHandlerOptions) {
           channel: await names.channel(message.channel),
         },
         ids: { slackEventId: message.eventId },
+        onSubmitted: done,
       });
       // Done before the reactions: a crash after this cannot type the message a second time.
       await done();

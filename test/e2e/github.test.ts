@@ -1,4 +1,4 @@
-import { readdir } from 'node:fs/promises';
+import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readEvents } from '../../src/state/read-events.js';
@@ -144,9 +144,25 @@ describe('GitHub and instances end to end: signed deliveries to two instances', 
     expect(String((announcement?.body as { body?: string }).body)).toContain(
       '<!-- the-loop:instance=laptop-b -->',
     );
-    // The session got its boot directive naming the work item.
+    // The session got its boot directive naming the work item, and knows its instance.
     await eventually(async () =>
       (await prompts(b.fixture)).some((prompt) => prompt.includes('github:octo/repo#12')),
+    );
+    const argv = await readFile(path.join(b.fixture.agentHome, 'argv.jsonl'), 'utf8');
+    expect(JSON.parse(argv.split('\n')[0] ?? '{}')).toMatchObject({
+      env: { THE_LOOP_INSTANCE: 'laptop-b', THE_LOOP_SESSION: 'github:octo/repo#12' },
+      hasSessionToken: true,
+    });
+    // The agent's answer (its Stop hook) becomes a comment on the issue, with the marker.
+    await eventually(() =>
+      b.github.calls.some((call) => {
+        const body = String((call.body as { body?: string } | undefined)?.body);
+        return (
+          call.method === 'POST' &&
+          body.startsWith('echo:') &&
+          body.includes('<!-- the-loop:instance=laptop-b -->')
+        );
+      }),
     );
 
     // A plain comment from an authorized user is delivered to B's running session, framed.

@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { agentPrompts } from '../helpers/agent-prompts.js';
 import { eventually } from '../helpers/eventually.js';
@@ -96,6 +98,55 @@ describe('Slack end to end: the real Bolt app against the fake Slack', () => {
       'chat.postMessage',
       (call) => call.args['thread_ts'] === threadTs && String(call.args['text']).includes('echo:'),
       10_000,
+    );
+  });
+
+  it('thread commands run in the thread and never reach the agent; a restart posts into the same thread', async () => {
+    slack = await startFakeSlack({ users: { [dana]: { name: 'dana' } } });
+    await startServe();
+    const threadTs = await createAnnounced('cmd');
+    const threadReply = (pattern: RegExp) =>
+      slack.waitForCall(
+        'chat.postMessage',
+        (call) => call.args['thread_ts'] === threadTs && pattern.test(String(call.args['text'])),
+        15_000,
+      );
+    await reply('!help', threadTs);
+    await threadReply(/!status/);
+    await reply('!status', threadTs);
+    await threadReply(/cmd/);
+    await reply('!interrupt', threadTs);
+    await threadReply(/interrupt/i);
+    const interrupted = await eventually(async () => {
+      const text = await readFile(path.join(fixture.agentHome, 'events.jsonl'), 'utf8').catch(
+        () => '',
+      );
+      return text.includes('"interrupt"') || undefined;
+    });
+    expect(interrupted).toBe(true);
+    await reply('!frobnicate', threadTs);
+    await threadReply(/Unknown command/);
+    expect(await prompts(fixture)).toEqual([]);
+
+    const restarted = await fixture.cli(['standing', 'restart', 'cmd']);
+    expect(restarted.exitCode, restarted.stderr).toBe(0);
+    await threadReply(/started again|is back/);
+    const announcements = slack
+      .callsTo('chat.postMessage')
+      .filter((call) => call.args['channel'] === channel && call.args['thread_ts'] === undefined);
+    expect(announcements).toHaveLength(1);
+  });
+
+  it('the Notification hook tells the thread the agent is waiting', async () => {
+    slack = await startFakeSlack({ users: { [dana]: { name: 'dana' } } });
+    await startServe();
+    const threadTs = await createAnnounced('waiter');
+    await reply('please run it\nFAKE:notify', threadTs);
+    await slack.waitForCall(
+      'chat.postMessage',
+      (call) =>
+        call.args['thread_ts'] === threadTs && /waiting for you/.test(String(call.args['text'])),
+      15_000,
     );
   });
 

@@ -114,6 +114,29 @@ describe('standing sessions end to end: bin/the-loop against a running serve', (
     );
   });
 
+  it('a 100 KB brief reaches the agent whole, after the boot directive, without going through argv', async () => {
+    fixture = await createServeFixture();
+    await fixture.start();
+    const brief = `${'Watch the builds and report anything red. '.repeat(2_500)}END-OF-BRIEF`;
+    expect(Buffer.byteLength(brief)).toBeGreaterThan(100_000);
+    const { writeFile } = await import('node:fs/promises');
+    const briefFile = path.join(fixture.dir, 'brief.md');
+    await writeFile(briefFile, brief);
+    const created = await fixture.cli(['standing', 'create', 'big', '--prompt-file', briefFile]);
+    expect(created.exitCode, created.stderr).toBe(0);
+    const [boot] = await eventually(
+      async () => {
+        const lines = await prompts(fixture);
+        return lines.length >= 1 ? lines : undefined;
+      },
+      { timeoutMs: 20_000 },
+    );
+    expect(boot?.prompt.startsWith('[the-loop]\n\nYou are the standing session `big`')).toBe(true);
+    expect(boot?.prompt.endsWith(`\n\n${brief}`)).toBe(true);
+    const launch = (await starts(fixture)).at(-1);
+    expect(JSON.stringify(launch?.argv)).not.toContain('Watch the builds');
+  });
+
   it('refuses clearly, with exit codes and remedies', async () => {
     fixture = await createServeFixture(({ dir }) => ({
       standing: {

@@ -76,6 +76,23 @@ describe('delivery core with real tmux and the fake agent', () => {
     expect(prompts.map((entry) => entry.prompt)).toEqual([`[cli · ana]\n\n${text}`]);
   });
 
+  it('tells the origin the message is submitted before it reports the outcome', async () => {
+    const agent = await agentSession('handoff');
+    const order: string[] = [];
+    const delivery = core.deliver({
+      ref: 'standing:handoff',
+      text: 'hand me over',
+      origin: cli,
+      onSubmitted: async () => {
+        order.push('submitted');
+      },
+    });
+    await delivery;
+    order.push('resolved');
+    expect(order).toEqual(['submitted', 'resolved']);
+    await eventually(async () => (await agent.prompts()).length === 1);
+  });
+
   it('a 100 KB message arrives as one prompt, byte-exact', async () => {
     const agent = await agentSession('big');
     const line = 'abcdefghijklmnopqrstuvwxyz0123456789 the quick brown fox jumps ✓\n';
