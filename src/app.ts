@@ -49,6 +49,9 @@ import {
 import { isWorkItemRecord } from './workitems/workitem-types.js';
 import type { ReplySink } from './replies/reply-router.js';
 import { createExecaTmuxRunner } from './tmux/tmux-runner.js';
+import { tmuxEnvironment } from './tmux/tmux-environment.js';
+import { createDedupeLedger } from './state/create-dedupe-ledger.js';
+import path from 'node:path';
 
 export interface AppOptions {
   readonly config: Config;
@@ -84,7 +87,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const events: EventLog = openEventLog({ path: paths.events, logger });
 
   const driver = createTmuxDriver({
-    runner: createExecaTmuxRunner({ socket: config.tmux.socket }),
+    runner: createExecaTmuxRunner({ socket: config.tmux.socket, env: tmuxEnvironment(env) }),
     logger,
   });
   const readiness = createReadinessTracker();
@@ -124,6 +127,13 @@ export async function createApp(options: AppOptions): Promise<App> {
   const tokens = createSessionTokens();
   const starter = createSessionStarter({
     tokens,
+    // `the-loop post` and the hooks must work inside a session whatever the user's PATH holds.
+    sessionPath: [
+      ...new Set(options.loopCommand.map((part) => path.dirname(part))),
+      env['PATH'] ?? '',
+    ]
+      .filter((dir) => dir !== '' && dir !== '.')
+      .join(path.delimiter),
     config,
     launcher,
     delivery,
@@ -242,6 +252,14 @@ export async function createApp(options: AppOptions): Promise<App> {
     ...tcpListener(config, env),
   });
 
+  // Seen ids are kept a week, then forgotten; both surfaces share the one ledger folder.
+  const ledger = createDedupeLedger({ dir: paths.dedupe, logger });
+  const pruneDedupe = async (): Promise<void> => {
+    const removed = await ledger.prune().catch(() => 0);
+    if (removed) logger.info({ event: 'dedupe.pruned', removed }, 'forgot old seen ids');
+  };
+  let pruneTimer: NodeJS.Timeout | undefined;
+
   return {
     paths,
     standing,
@@ -249,6 +267,9 @@ export async function createApp(options: AppOptions): Promise<App> {
     surfacesOff,
     async start() {
       await server.start();
+      await pruneDedupe();
+      pruneTimer = setInterval(() => void pruneDedupe(), 6 * 60 * 60 * 1000);
+      pruneTimer.unref();
       if (http) await http.start();
       if (slack) await slack.start();
       if (github) await github.start();
@@ -263,6 +284,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       return { autoStarted };
     },
     async stop() {
+      clearInterval(pruneTimer);
       if (github) await github.stop();
       if (slack) await slack.stop();
       if (http) await http.stop();

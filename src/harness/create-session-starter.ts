@@ -46,6 +46,8 @@ export function createSessionStarter(options: {
   readonly owner: string;
   readonly logger: Logger;
   readonly tokens: SessionTokens;
+  /** PATH inside sessions: the-loop's own folder first, so `the-loop post` is found. */
+  readonly sessionPath?: string;
   readonly newToken?: () => string;
 }): SessionStarter {
   const { config, launcher, delivery, logger } = options;
@@ -67,6 +69,7 @@ export function createSessionStarter(options: {
           THE_LOOP_SESSION: spec.ref,
           THE_LOOP_SOCKET: options.socketPath,
           THE_LOOP_SESSION_TOKEN: sessionToken,
+          ...(options.sessionPath ? { PATH: options.sessionPath } : {}),
         },
         harnessName: spec.harnessName,
         harness,

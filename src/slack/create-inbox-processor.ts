@@ -29,7 +29,7 @@ export function createInboxProcessor<T>(options: {
         .run(options.laneOf(entry.value), () => options.handle(entry))
         .catch((error: unknown) => {
           options.logger.error(
-            { event: 'slack.handle_failed', key: entry.key, err: error },
+            { event: 'inbox.handle_failed', key: entry.key, err: error },
             'inbox entry failed',
           );
         })

@@ -83,12 +83,16 @@ export function createSlackSurface(options: {
     receiver = http.receiver;
     httpRoutes = { '/slack/events': http.requestListener };
   }
+  // Initialised in connect(): Bolt's constructor would otherwise call auth.test at once and crash
+  // serve with an unhandled rejection when Slack cannot be reached.
   const app = new App({
     token: credentials.botToken,
     receiver,
     logger: slackLogger,
     clientOptions,
+    deferInitialization: true,
   });
+  let initialized = false;
 
   const bindings = createThreadBindings({ dir: paths.slackThreads, logger });
   const inbox = createInbox({
@@ -130,10 +134,14 @@ export function createSlackSurface(options: {
     const claims = await Promise.all(dedupeIds(message).map((id) => ledger.claim(id)));
     if (claims.includes(false)) {
       await inbox.done(entry.key);
-      events.record('slack.duplicate', { eventId, channel: message.channel, ts: message.ts });
+      events.record('slack.duplicate', {
+        eventId,
+        channel: message.channel,
+        messageTs: message.ts,
+      });
       return;
     }
-    events.record('slack.accepted', { eventId, channel: message.channel, ts: message.ts });
+    events.record('slack.accepted', { eventId, channel: message.channel, messageTs: message.ts });
     processor.submit(entry);
   };
   for (const type of ['message', 'app_mention'] as const) {
@@ -161,7 +169,31 @@ export function createSlackSurface(options: {
   });
   app.error(async (error) => {
     logger.error({ event: 'slack.listener_error', err: error }, 'Slack listener failed');
+    // Rethrown so the receiver does not acknowledge: a message that could not be recorded must
+    // come again from Slack rather than be lost (DESIGN §9).
+    throw error;
   });
+
+  let stopped = false;
+  let reconnect: NodeJS.Timeout | undefined;
+  /** Slack being unreachable never stops serve: it keeps trying, with backoff, and says so. */
+  const connect = async (attempt: number): Promise<void> => {
+    try {
+      if (!initialized) {
+        await app.init();
+        initialized = true;
+      }
+      await app.start();
+      events.record('slack.connected', { attempt });
+    } catch (error) {
+      const waitMs = Math.min(60_000, 1_000 * 2 ** Math.min(attempt, 6));
+      logger.warn(
+        { event: 'slack.connect_failed', attempt, waitMs, err: error },
+        `cannot reach Slack; trying again in ${Math.round(waitMs / 1000)} s`,
+      );
+      if (!stopped) reconnect = setTimeout(() => void connect(attempt + 1), waitMs);
+    }
+  };
 
   return {
     poster: createSlackPoster({
@@ -173,7 +205,6 @@ export function createSlackSurface(options: {
     listener: announcer,
     httpRoutes,
     async start() {
-      await ledger.prune();
       const pending = await inbox.pending();
       // Claim their ids before connecting, so Slack's retries of these are recognised as seen.
       for (const entry of pending) {
@@ -181,9 +212,11 @@ export function createSlackSurface(options: {
       }
       for (const entry of pending) processor.submit(entry);
       if (pending.length) events.record('slack.recovered', { count: pending.length });
-      await app.start();
+      await connect(1);
     },
     async stop() {
+      stopped = true;
+      clearTimeout(reconnect);
       if (socket) await socket.stop();
       await app.stop();
     },

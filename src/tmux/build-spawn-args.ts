@@ -4,22 +4,25 @@ import type { SpawnSpec } from './tmux-driver.js';
 /**
  * The tmux argv for a new session. The command goes after `--` as separate arguments, which tmux
  * executes without a shell; a one-element command would go through `sh -c`, so it is wrapped in
- * `env --`. Before tmux 3.2 there is no `new-session -e`, so variables travel as `env` operands.
+ * `env --`. Before tmux 3.2 there is no `new-session -e`, so variables travel as `env` operands;
+ * PATH always does, because tmux sets a new pane's PATH from its client and ignores `-e PATH`.
  * The owner tag and remain-on-exit are set in the same tmux call, before the process can exit.
  */
 export function buildSpawnArgs(spec: SpawnSpec, sessionEnvSupported: boolean): string[] {
-  const pairs = Object.entries(spec.env).map(([key, value]) => literalArgument(`${key}=${value}`));
+  const entries = Object.entries(spec.env);
+  const viaEnvCommand = entries.filter(([key]) => !sessionEnvSupported || key === 'PATH');
+  const viaFlags = entries.filter(([key]) => sessionEnvSupported && key !== 'PATH');
+  const pair = ([key, value]: [string, string]) => literalArgument(`${key}=${value}`);
   if (!/^[A-Za-z0-9-]{1,64}$/.test(spec.owner)) throw new Error('owner id must be a plain token');
   for (const key of Object.keys(spec.env)) {
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(key)) throw new Error(`invalid environment name ${key}`);
   }
   const argv = spec.argv.map(literalArgument);
-  const command = sessionEnvSupported
-    ? spec.argv.length === 1
-      ? ['env', '--', ...argv]
-      : argv
-    : ['env', '--', ...pairs, ...argv];
-  const envFlags = sessionEnvSupported ? pairs.flatMap((pair) => ['-e', pair]) : [];
+  const command =
+    viaEnvCommand.length > 0 || argv.length === 1
+      ? ['env', '--', ...viaEnvCommand.map(pair), ...argv]
+      : argv;
+  const envFlags = viaFlags.flatMap((entry) => ['-e', pair(entry)]);
   return [
     'new-session',
     '-d',

@@ -20,6 +20,8 @@ export interface ExecaTmuxRunnerOptions {
   readonly configFile?: string;
   readonly timeoutMs?: number;
   readonly binary?: string;
+  /** The whole environment tmux runs with (not added to ours); see tmuxEnvironment. */
+  readonly env?: NodeJS.ProcessEnv;
 }
 
 export function createExecaTmuxRunner(options: ExecaTmuxRunnerOptions): TmuxRunner {
@@ -35,6 +37,7 @@ export function createExecaTmuxRunner(options: ExecaTmuxRunnerOptions): TmuxRunn
         reject: false,
         timeout: options.timeoutMs ?? 10_000,
         stripFinalNewline: false,
+        ...(options.env ? { env: options.env, extendEnv: false } : {}),
       });
       const failedToRun = result.failed && (result.timedOut || result.exitCode === undefined);
       return {

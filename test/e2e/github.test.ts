@@ -153,6 +153,14 @@ describe('GitHub and instances end to end: signed deliveries to two instances', 
       env: { THE_LOOP_INSTANCE: 'laptop-b', THE_LOOP_SESSION: 'github:octo/repo#12' },
       hasSessionToken: true,
     });
+    // serve started the tmux server, yet the server (and so every session) holds none of its secrets.
+    const { execa } = await import('execa');
+    const serverEnv = await execa('tmux', ['-L', b.fixture.socket, 'show-environment', '-g'], {
+      reject: false,
+    });
+    expect(serverEnv.stdout).toContain('PATH=');
+    expect(serverEnv.stdout).not.toContain('GITHUB_TOKEN');
+    expect(serverEnv.stdout).not.toContain(secret);
     // The agent's answer (its Stop hook) becomes a comment on the issue, with the marker.
     await eventually(() =>
       b.github.calls.some((call) => {

@@ -114,14 +114,17 @@ describe('Slack end to end: the real Bolt app against the fake Slack', () => {
     await reply('!help', threadTs);
     await threadReply(/!status/);
     await reply('!status', threadTs);
-    await threadReply(/cmd/);
+    await threadReply(/\*cmd\* is running/);
     await reply('!interrupt', threadTs);
-    await threadReply(/interrupt/i);
+    await threadReply(/Sent the interrupt key/);
     const interrupted = await eventually(async () => {
       const text = await readFile(path.join(fixture.agentHome, 'events.jsonl'), 'utf8').catch(
         () => '',
       );
       return text.includes('"interrupt"') || undefined;
+    }).catch(async (error: unknown) => {
+      const text = await readFile(path.join(fixture.agentHome, 'events.jsonl'), 'utf8').catch(() => '(none)');
+      throw new Error(`${String(error)}; agent events: ${text}; serve: ${fixture.output().slice(-3000)}`);
     });
     expect(interrupted).toBe(true);
     await reply('!frobnicate', threadTs);
@@ -293,6 +296,33 @@ describe('Slack end to end: the real Bolt app against the fake Slack', () => {
     const failed = attempts.find((call) => call.failedWith);
     expect(failed).toBeDefined();
     expect(posted.at - (failed?.at ?? 0)).toBeGreaterThanOrEqual(950);
+  });
+
+  it('serve starts while Slack is unreachable and connects once it is back', async () => {
+    slack = await startFakeSlack({ users: { [dana]: { name: 'dana' } } });
+    slack.setDown(true);
+    fixture = await createServeFixture(
+      () => ({ slack: { enabled: true, mode: 'socket', channel, authorizedUsers: [dana] } }),
+      {
+        env: {
+          SLACK_BOT_TOKEN: slack.identity.botToken,
+          SLACK_APP_TOKEN: slack.identity.appToken,
+          SLACK_API_URL: slack.apiUrl,
+        },
+      },
+    );
+    await fixture.start();
+    const created = await fixture.cli([
+      'standing',
+      'create',
+      'offline',
+      '--slack-channel',
+      channel,
+    ]);
+    expect(created.exitCode, created.stderr).toBe(0);
+    slack.setDown(false);
+    await slack.socket.connected(20_000);
+    expect(fixture.output()).toContain('slack.connect_failed');
   });
 
   it('HTTP mode rejects a bad signature and a stale timestamp with 401 and accepts a signed event', async () => {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readEvents } from '../../src/state/read-events.js';
 import { eventually } from '../helpers/eventually.js';
-import { createServeFixture, binPath, type ServeFixture } from '../helpers/run-serve.js';
+import { createServeFixture, type ServeFixture } from '../helpers/run-serve.js';
 
 interface PromptLine {
   prompt: string;
@@ -300,12 +300,8 @@ describe('standing sessions end to end: bin/the-loop against a running serve', (
     fixture = await createServeFixture(() => ({ defaults: { harness: 'shell', cwd: 'work' } }));
     await fixture.start();
     await fixture.cli(['standing', 'create', 'sh']);
-    const said = await fixture.cli([
-      'standing',
-      'say',
-      'sh',
-      `'${process.execPath}' '${binPath}' post 'hello people'`,
-    ]);
+    // Plain `the-loop`: the session's PATH leads to this checkout's bin/.
+    const said = await fixture.cli(['standing', 'say', 'sh', "the-loop post 'hello people'"]);
     expect(said.exitCode, said.stderr).toBe(0);
     const posted = await eventually(async () => {
       const events = await readEvents(path.join(fixture.stateRoot, 'events.jsonl'));

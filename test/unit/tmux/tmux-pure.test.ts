@@ -48,6 +48,20 @@ describe('buildSpawnArgs', () => {
     const dash = args.indexOf('--');
     expect(args.slice(dash + 1, dash + 6)).toEqual(['env', '--', 'A=1', 'claude', '--x']);
   });
+  it('passes PATH through env, since tmux ignores -e PATH', () => {
+    const args = buildSpawnArgs({ ...spec, env: { A: '1', PATH: '/loop/bin:/usr/bin' } }, true);
+    const flagged = args.flatMap((arg, index) => (arg === '-e' ? [args[index + 1]] : []));
+    expect(flagged).toEqual(['A=1']);
+    const dash = args.indexOf('--');
+    expect(args.slice(dash + 1, dash + 6)).toEqual([
+      'env',
+      '--',
+      'PATH=/loop/bin:/usr/bin',
+      'claude',
+      '--x',
+    ]);
+  });
+
   it('wraps a one-word command so tmux does not hand it to a shell', () => {
     const args = buildSpawnArgs({ ...spec, argv: ['bash'] }, true);
     const dash = args.indexOf('--');
