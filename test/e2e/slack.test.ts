@@ -123,8 +123,12 @@ describe('Slack end to end: the real Bolt app against the fake Slack', () => {
       );
       return text.includes('"interrupt"') || undefined;
     }).catch(async (error: unknown) => {
-      const text = await readFile(path.join(fixture.agentHome, 'events.jsonl'), 'utf8').catch(() => '(none)');
-      throw new Error(`${String(error)}; agent events: ${text}; serve: ${fixture.output().slice(-3000)}`);
+      const text = await readFile(path.join(fixture.agentHome, 'events.jsonl'), 'utf8').catch(
+        () => '(none)',
+      );
+      throw new Error(
+        `${String(error)}; agent events: ${text}; serve: ${fixture.output().slice(-3000)}`,
+      );
     });
     expect(interrupted).toBe(true);
     await reply('!frobnicate', threadTs);
