@@ -37,7 +37,9 @@ export function createWebhookIngress(options: {
       const body = await readLimited(request, maxWebhookBytes);
       if (body === undefined) {
         answer(response, 413, { error: `the delivery is over ${maxWebhookBytes} bytes` });
-        request.destroy();
+        // Read and drop the rest: closing a socket with unread data sends a TCP reset, which can
+        // reach the sender before the 413 does.
+        request.resume();
         return;
       }
       const signature = String(request.headers['x-hub-signature-256'] ?? '');
@@ -77,7 +79,8 @@ async function readLimited(request: IncomingMessage, limit: number): Promise<str
   if (declared > limit) return undefined;
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of request) {
+  // destroyOnReturn: false — returning early must not destroy the socket (see the 413 above).
+  for await (const chunk of request.iterator({ destroyOnReturn: false })) {
     const buffer = chunk as Buffer;
     size += buffer.length;
     if (size > limit) return undefined;

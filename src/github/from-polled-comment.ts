@@ -22,10 +22,17 @@ export function fromPolledComment(
   since: string,
   receivedAt: number,
 ): GithubComment | undefined {
-  if (Date.parse(comment.created_at) < Date.parse(since)) return undefined;
-  const number = Number(/\/issues\/(\d+)$/.exec(comment.issue_url)?.[1]);
-  if (!Number.isInteger(number) || number <= 0 || !comment.user) return undefined;
-  const item: WorkItemRef = { host: repo.host, owner: repo.owner, repo: repo.repo, number };
+  // GitHub stamps comments in whole seconds; a cursor may have milliseconds.
+  const second = (iso: string) => Math.floor(Date.parse(iso) / 1000);
+  if (second(comment.created_at) < second(since)) return undefined;
+  // issue_url spells owner and repository as GitHub does, as the webhook reports them; the
+  // config may spell them in another case, which would name another session.
+  const [, owner, name, digits] =
+    /\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)$/.exec(comment.issue_url) ?? [];
+  const number = Number(digits);
+  if (!owner || !name || !Number.isInteger(number) || number <= 0 || !comment.user)
+    return undefined;
+  const item: WorkItemRef = { host: repo.host, owner, repo: name, number };
   return {
     source: 'poll',
     deliveryId: '',

@@ -1,4 +1,4 @@
-import { defaultGithubHost, type WorkItemRef } from '../refs.js';
+import { defaultGithubHost, parseWorkItemRef, workItemRef, type WorkItemRef } from '../refs.js';
 import type { GithubComment } from './github-comment.js';
 
 type Json = Record<string, unknown>;
@@ -59,7 +59,9 @@ export function workItemOf(repository: Json, number: unknown): WorkItemRef | und
   const repo = repository['name'];
   if (typeof owner !== 'string' || typeof repo !== 'string' || typeof number !== 'number')
     return undefined;
-  return { host: hostOf(repository['html_url']), owner, repo, number };
+  const item = { host: hostOf(repository['html_url']), owner, repo, number };
+  // Only what reads back as a ref goes on: no issue 0, 1.5 or -3, no empty repository name.
+  return parseWorkItemRef(workItemRef(item)) ? item : undefined;
 }
 
 function hostOf(url: unknown): string {

@@ -22,13 +22,20 @@ export function githubRetryDelay(
   if (status >= 500 || status === 0) return backoff;
   if (status === 429 || status === 403) {
     if (facts.retryAfter !== undefined)
-      return Math.min(60_000, Math.max(1, Number(facts.retryAfter)) * 1000);
+      return Math.min(60_000, Math.max(1000, retryAfterMs(facts.retryAfter, nowMs) ?? backoff));
     if (facts.rateLimitRemaining === '0' && facts.rateLimitReset !== undefined) {
       return Math.min(60_000, Math.max(1000, Number(facts.rateLimitReset) * 1000 - nowMs));
     }
     return status === 429 ? backoff : undefined;
   }
   return undefined;
+}
+
+/** Retry-After is delay-seconds or an HTTP date (RFC 9110 §10.2.3); anything else is ignored. */
+function retryAfterMs(value: string, nowMs: number): number | undefined {
+  if (/^\s*\d+\s*$/.test(value)) return Number(value) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : date - nowMs;
 }
 
 export function githubErrorFacts(error: unknown): GithubErrorFacts {
