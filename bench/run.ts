@@ -1,162 +1,162 @@
 /**
- * `npm run bench`: the hot path, event → pane, measured on a private tmux server against the fake
- * agent, which records each prompt it receives. Every figure is also given as a ratio to the floor
- * measured in the same run, because absolute times on shared machines are not stable.
+ * `npm run bench` (DESIGN §10): the hot path, event → pane, measured in one run on private tmux
+ * servers against the fake agent, which records each prompt it receives with a timestamp. Five
+ * scenarios, one file each: floor, deliver, burst, webhook, scale; deliver and webhook also run a
+ * variant that shows what one step costs. Progress goes to stderr; stdout gets a table and then
+ * ONE JSON line with every figure and each target's verdict. Targets are ratios to the floor where
+ * they can be, because shared machines are noisy.
+ *
+ * Env: BENCH_QUICK=1 (smoke-test sizes), BENCH_SKIP_BUILD=1 (use dist/ as it is),
+ * BENCH_ITERATIONS, BENCH_BURST_RATE (msgs/s, 0 = all at once), BENCH_SERVE_NODE_ARGS (profiling).
+ * Exit 0 when every scenario ran (targets may still be missed: see the JSON), 1 when one failed.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
+import { readFile } from 'node:fs/promises';
 import { execa } from 'execa';
-import { createConfirmationTracker } from '../src/delivery/confirmation-tracker.js';
-import { createDeliveryCore } from '../src/delivery/create-delivery-core.js';
-import { createReadinessTracker } from '../src/delivery/readiness-tracker.js';
-import { silentLogger } from '../src/log/create-logger.js';
-import { createTmuxDriver } from '../src/tmux/create-tmux-driver.js';
-import { createExecaTmuxRunner } from '../src/tmux/tmux-runner.js';
-import { percentile } from './percentile.js';
+import { benchOptions } from './bench-options.js';
+import { measureBurst } from './burst.js';
+import { createCleanupStack, type CleanupStack } from './cleanup-stack.js';
+import { measureDeliver } from './deliver.js';
+import { measureFloor } from './floor.js';
+import { repoPath } from './repo-path.js';
+import { measureScale } from './scale.js';
+import { formatReport, judgeTargets, summarize } from './summarize.js';
+import { measureWebhook } from './webhook.js';
 
-const iterations = Number(process.env['BENCH_ITERATIONS'] ?? 40);
-const owner = 'bench-owner';
-const agentPath = path.resolve('test/fakes/fake-agent.mjs');
+const options = benchOptions(process.env);
+const active = new Set<CleanupStack>();
+const errors: Record<string, string> = {};
+const began = performance.now();
 
-async function main(): Promise<void> {
-  const socket = `loop-bench-${randomBytes(4).toString('hex')}`;
-  const runner = createExecaTmuxRunner({ socket, configFile: '/dev/null' });
-  const driver = createTmuxDriver({ runner, logger: silentLogger() });
+// An interrupted bench still leaves no tmux server, serve process or temporary folder behind.
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+] as const) {
+  process.once(signal, () => {
+    process.stderr.write(`bench: ${signal}, cleaning up\n`);
+    void Promise.all([...active].map((stack) => stack.run())).finally(() => process.exit(code));
+  });
+}
+
+async function scenario<T>(
+  name: string,
+  body: (cleanup: CleanupStack) => Promise<T>,
+): Promise<T | undefined> {
+  const cleanup = createCleanupStack();
+  active.add(cleanup);
+  const started = performance.now();
+  process.stderr.write(`bench: ${name}…\n`);
   try {
-    const floorAgent = await startAgent(driver, 'floor');
-    const floor: number[] = [];
-    for (let index = 0; index < iterations; index += 1) {
-      const line = `floor ${index}`;
-      const started = performance.now();
-      await execa(
-        'tmux',
-        [
-          '-L',
-          socket,
-          'load-buffer',
-          '-b',
-          'bench',
-          '-',
-          ';',
-          'paste-buffer',
-          '-p',
-          '-d',
-          '-r',
-          '-b',
-          'bench',
-          '-t',
-          '=floor:',
-          ';',
-          'send-keys',
-          '-t',
-          '=floor:',
-          'Enter',
-        ],
-        { input: line },
-      );
-      await floorAgent.waitFor(index + 1);
-      floor.push(performance.now() - started);
-    }
-
-    const coreAgent = await startAgent(driver, 'core');
-    const core = createDeliveryCore({
-      driver,
-      resolve: async (ref) => ({ ref, tmuxName: 'core', owner, agent: false, confirms: false }),
-      readiness: createReadinessTracker(),
-      confirmations: createConfirmationTracker(),
-      events: { record: () => undefined },
-      logger: silentLogger(),
-      timing: { readyTimeoutMs: 10_000, submitDelayMs: 30, confirmTimeoutMs: 5_000 },
-    });
-    const deliver: number[] = [];
-    for (let index = 0; index < iterations; index += 1) {
-      const started = performance.now();
-      await core.deliver({
-        ref: 'standing:core',
-        text: `core ${index}`,
-        origin: { surface: 'cli', actor: 'bench' },
-      });
-      await coreAgent.waitFor(index + 1);
-      deliver.push(performance.now() - started);
-    }
-
-    const floorP50 = percentile(floor, 50);
-    const figures = {
-      iterations,
-      floor_p50_ms: round(floorP50),
-      floor_p99_ms: round(percentile(floor, 99)),
-      deliver_p50_ms: round(percentile(deliver, 50)),
-      deliver_p99_ms: round(percentile(deliver, 99)),
-      deliver_p50_ratio: round(percentile(deliver, 50) / floorP50),
-      deliver_p99_ratio: round(percentile(deliver, 99) / floorP50),
-    };
-    printTable(figures);
-    process.stdout.write(`${JSON.stringify({ bench: 'the-loop', ...figures })}\n`);
+    return await body(cleanup);
+  } catch (error) {
+    errors[name] = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`bench: ${name} failed: ${errors[name]}\n`);
+    return undefined;
   } finally {
-    await execa('tmux', ['-L', socket, 'kill-server'], { reject: false });
+    for (const failure of await cleanup.run()) {
+      process.stderr.write(`bench: cleanup after ${name}: ${failure}\n`);
+    }
+    active.delete(cleanup);
+    process.stderr.write(
+      `bench: ${name} took ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
+    );
   }
 }
 
-async function startAgent(driver: ReturnType<typeof createTmuxDriver>, name: string) {
-  const home = await mkdtemp(path.join(tmpdir(), 'loop-bench-'));
-  const promptsFile = path.join(home, 'prompts.jsonl');
-  const readyFile = path.join(home, 'ready');
-  const settings = JSON.stringify({
-    hooks: {
-      SessionStart: [
-        { matcher: '', hooks: [{ type: 'command', command: `touch '${readyFile}'` }] },
-      ],
-    },
+async function build(): Promise<void> {
+  // serve runs from dist/: measure the code as it is now, not the last build.
+  const tsc = repoPath('node_modules', 'typescript', 'bin', 'tsc');
+  const result = await execa(process.execPath, [tsc, '-p', 'tsconfig.build.json'], {
+    cwd: repoPath(),
+    reject: false,
+    all: true,
   });
-  await driver.spawn({
-    name,
-    cwd: home,
-    argv: [process.execPath, agentPath, '--settings', settings],
-    env: { FAKE_AGENT_HOME: home },
-    owner,
-  });
-  await until(async () =>
-    stat(readyFile).then(
-      () => true,
-      () => false,
-    ),
-  );
-  return {
-    /** Waits until the agent has recorded `count` prompts; polls the file size tightly. */
-    async waitFor(count: number): Promise<void> {
-      await until(async () => {
-        const text = await readFile(promptsFile, 'utf8').catch(() => '');
-        return text.split('\n').filter((line) => line !== '').length >= count;
-      }, 1);
-    },
+  if (result.exitCode !== 0) {
+    throw new Error(`tsc -p tsconfig.build.json failed:\n${String(result.all).slice(0, 4_000)}`);
+  }
+}
+
+async function defaultSubmitDelayMs(): Promise<number> {
+  const schema = JSON.parse(await readFile(repoPath('schemas', 'config.schema.json'), 'utf8')) as {
+    properties: { delivery: { properties: { submitDelayMs: { default: number } } } };
   };
+  return schema.properties.delivery.properties.submitDelayMs.default;
 }
 
-async function until(
-  check: () => Promise<boolean>,
-  intervalMs = 10,
-  timeoutMs = 15_000,
-): Promise<void> {
-  const deadline = performance.now() + timeoutMs;
-  while (!(await check())) {
-    if (performance.now() > deadline)
-      throw new Error('bench: timed out waiting for the fake agent');
-    await delay(intervalMs);
-  }
-}
+if (options.build) await scenario('build', build);
+const ready = !errors['build'];
+const floor = await scenario('floor', (cleanup) =>
+  measureFloor({ iterations: options.iterations, warmup: options.warmup, cleanup }),
+);
+const deliverOptions = { iterations: options.iterations, warmup: options.warmup };
+const deliver = ready
+  ? await scenario('deliver', (cleanup) =>
+      measureDeliver({ label: 'deliver', ...deliverOptions, cleanup }),
+    )
+  : undefined;
+const deliverNoSettle = ready
+  ? await scenario('deliver-nosettle', (cleanup) =>
+      measureDeliver({ label: 'nosettle', ...deliverOptions, submitDelayMs: 0, cleanup }),
+    )
+  : undefined;
+const burst = ready
+  ? await scenario('burst', (cleanup) =>
+      measureBurst({
+        sessions: options.burstSessions,
+        messages: options.burstMessages,
+        ratePerSecond: options.burstRate,
+        cleanup,
+      }),
+    )
+  : undefined;
+const webhook = ready
+  ? await scenario('webhook', (cleanup) =>
+      measureWebhook({
+        deliveries: options.webhookDeliveries,
+        author: 'octocat',
+        concurrency: options.webhookConcurrency,
+        cleanup,
+      }),
+    )
+  : undefined;
+// The same path stopped before the scope decision, to show what deciding costs.
+const webhookUnauthorized = ready
+  ? await scenario('webhook-unauthorized', (cleanup) =>
+      measureWebhook({
+        deliveries: options.webhookDeliveries,
+        author: 'stranger',
+        concurrency: options.webhookConcurrency,
+        cleanup,
+      }),
+    )
+  : undefined;
+const scale = ready
+  ? await scenario('scale', (cleanup) =>
+      measureScale({
+        sessions: options.scaleSessions,
+        bindings: options.scaleBindings,
+        listIterations: options.listIterations,
+        cleanup,
+      }),
+    )
+  : undefined;
 
-function round(value: number): number {
-  return Math.round(value * 100) / 100;
-}
-
-function printTable(figures: Record<string, number>): void {
-  const width = Math.max(...Object.keys(figures).map((key) => key.length));
-  for (const [key, value] of Object.entries(figures)) {
-    process.stdout.write(`${key.padEnd(width)}  ${value}\n`);
-  }
-}
-
-await main();
+const figures = summarize({
+  quick: options.quick,
+  submitDelayMs: await defaultSubmitDelayMs(),
+  ...(floor ? { floor } : {}),
+  ...(deliver ? { deliver } : {}),
+  ...(deliverNoSettle ? { deliverNoSettle } : {}),
+  ...(burst ? { burst } : {}),
+  ...(webhook ? { webhook } : {}),
+  ...(webhookUnauthorized ? { webhookUnauthorized } : {}),
+  ...(scale ? { scale } : {}),
+  durationS: (performance.now() - began) / 1000,
+});
+const targets = judgeTargets(figures);
+process.stdout.write(`${formatReport(figures, targets)}\n`);
+const failed = Object.keys(errors).length > 0;
+process.stdout.write(
+  `${JSON.stringify({ bench: 'the-loop', ...figures, targets, ...(failed ? { errors } : {}) })}\n`,
+);
+process.exitCode = failed ? 1 : 0;

@@ -1,0 +1,62 @@
+/** How much each scenario does; `BENCH_QUICK=1` is a smoke test of the whole run. */
+export interface BenchOptions {
+  readonly quick: boolean;
+  /** Build dist/ (`tsc -p tsconfig.build.json`) first; BENCH_SKIP_BUILD=1 uses it as it is. */
+  readonly build: boolean;
+  /** Timed deliveries for the floor and for `say`, after `warmup` untimed ones. */
+  readonly iterations: number;
+  readonly warmup: number;
+  readonly burstSessions: number;
+  readonly burstMessages: number;
+  /** Messages per second; 0 sends the whole burst at once. */
+  readonly burstRate: number;
+  readonly webhookDeliveries: number;
+  readonly webhookConcurrency: number;
+  readonly scaleSessions: number;
+  readonly scaleBindings: number;
+  readonly listIterations: number;
+}
+
+const full = {
+  iterations: 60,
+  warmup: 5,
+  burstSessions: 50,
+  burstMessages: 1_000,
+  webhookDeliveries: 2_000,
+  scaleSessions: 200,
+  scaleBindings: 10_000,
+  listIterations: 10,
+};
+
+const quick: typeof full = {
+  iterations: 20,
+  warmup: 3,
+  burstSessions: 10,
+  burstMessages: 100,
+  webhookDeliveries: 200,
+  scaleSessions: 20,
+  scaleBindings: 1_000,
+  listIterations: 5,
+};
+
+export function benchOptions(env: NodeJS.ProcessEnv): BenchOptions {
+  const isQuick = env['BENCH_QUICK'] === '1';
+  const sizes = isQuick ? quick : full;
+  return {
+    quick: isQuick,
+    build: env['BENCH_SKIP_BUILD'] !== '1',
+    ...sizes,
+    iterations: whole(env, 'BENCH_ITERATIONS', sizes.iterations, 1),
+    burstRate: whole(env, 'BENCH_BURST_RATE', 0, 0),
+    webhookConcurrency: 16,
+  };
+}
+
+function whole(env: NodeJS.ProcessEnv, name: string, fallback: number, minimum: number): number {
+  const text = env[name];
+  if (text === undefined || text === '') return fallback;
+  if (!/^\d+$/.test(text) || Number(text) < minimum) {
+    throw new Error(`bench: ${name} must be a whole number ≥ ${minimum}, not \`${text}\``);
+  }
+  return Number(text);
+}

@@ -1,0 +1,147 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { SocketAck } from '../test/fakes/fake-slack/create-ack-tracker.js';
+import { startFakeSlack } from '../test/fakes/fake-slack/start-fake-slack.js';
+import { burstText, checkBurst, type BurstMessage, type BurstVerdict } from './check-burst.js';
+import type { CleanupStack } from './cleanup-stack.js';
+import { createSessions } from './create-sessions.js';
+import { fakeAgentHarness, promptReader, waitForAgentsReady } from './fake-agent-harness.js';
+import { startPrivateTmux } from './private-tmux.js';
+import { readBindings } from './read-bindings.js';
+import { startServe } from './start-serve.js';
+import { waitUntil } from './wait-until.js';
+
+export interface BurstResult extends BurstVerdict {
+  readonly sessions: number;
+  readonly messages: number;
+  /** Slack's ack time − send time for each acknowledged envelope, ms. */
+  readonly ackSamples: number[];
+  /** Envelopes never acknowledged within the timeout. */
+  readonly unacked: number;
+  /** Acknowledged envelopes per second, first send → last ack: how fast serve records arrivals. */
+  readonly ackedPerS: number;
+  /** First send → last prompt recorded, seconds. */
+  readonly durationS: number;
+  readonly msgsPerS: number;
+}
+
+const channel = 'C0BENCH';
+const user = 'U0BENCH';
+/** How long the agents may go without recording anything before the rest counts as lost. */
+const stallMs = 30_000;
+
+/**
+ * `messages` Slack thread replies spread round-robin over `sessions` sessions, through the fake
+ * Slack's Socket Mode into a real `serve` (Bolt, inbox, dedupe, delivery core) and into one fake
+ * agent per session: loss, per-session order, throughput, and how long each ack took.
+ * `ratePerSecond` 0 sends everything at once.
+ */
+export async function measureBurst(options: {
+  readonly sessions: number;
+  readonly messages: number;
+  readonly ratePerSecond: number;
+  readonly cleanup: CleanupStack;
+}): Promise<BurstResult> {
+  const { cleanup } = options;
+  const slack = await startFakeSlack({ users: { [user]: { name: 'bench' } } });
+  cleanup.defer('stop the fake Slack', () => slack.stop());
+  const tmux = await startPrivateTmux('burst', cleanup);
+  const serve = await startServe({
+    label: 'burst',
+    cleanup,
+    tmuxSocket: tmux.socket,
+    config: (dir) => ({
+      harnesses: { fake: fakeAgentHarness(path.join(dir, 'agent')) },
+      defaults: { harness: 'fake', cwd: '.' },
+      standing: { autoStart: false, allowedRoots: ['.'], sessions: [] },
+      slack: { enabled: true, mode: 'socket', channel, authorizedUsers: [user] },
+    }),
+    env: {
+      SLACK_BOT_TOKEN: slack.identity.botToken,
+      SLACK_APP_TOKEN: slack.identity.appToken,
+      SLACK_API_URL: slack.apiUrl,
+    },
+  });
+  const home = path.join(serve.dir, 'agent');
+  await mkdir(home, { recursive: true });
+  await slack.socket.connected(15_000);
+
+  const names = Array.from({ length: options.sessions }, (_, index) => `burst-${index}`);
+  await createSessions(
+    serve.api,
+    names,
+    { harness: 'fake', slackChannel: channel, start: true },
+    4,
+  );
+  const bindings = await waitUntil(
+    async () => {
+      const found = await readBindings(serve.stateRoot);
+      return found.size >= names.length && found;
+    },
+    { what: `${names.length} sessions announced in Slack`, timeoutMs: 60_000, intervalMs: 100 },
+  );
+  await waitForAgentsReady(home, names.length, 60_000);
+
+  const sent: BurstMessage[] = Array.from({ length: options.messages }, (_, index) => ({
+    session: names[index % names.length] ?? '',
+    seq: Math.floor(index / names.length),
+  }));
+  const envelopes = sent.map((message) => {
+    const threadTs = bindings.get(`standing:${message.session}`)?.threadTs ?? '';
+    return slack.eventsApiEnvelope(
+      slack.messageEvent({ channel, user, text: burstText(message), threadTs }),
+    );
+  });
+
+  const prompts = promptReader(home);
+  const startedAt = process.hrtime.bigint();
+  const acks: Array<Promise<SocketAck | undefined>> = [];
+  for (const [index, envelope] of envelopes.entries()) {
+    if (options.ratePerSecond > 0) {
+      const due = (index * 1000) / options.ratePerSecond;
+      const late = Number(process.hrtime.bigint() - startedAt) / 1e6;
+      if (due > late) await delay(due - late);
+    }
+    acks.push(slack.socket.send(envelope, { timeoutMs: 60_000 }).catch(() => undefined));
+  }
+  let lastCount = -1;
+  let lastChange = performance.now();
+  await waitUntil(
+    async () => {
+      await prompts.readNew();
+      if (prompts.all.length !== lastCount) {
+        lastCount = prompts.all.length;
+        lastChange = performance.now();
+      }
+      return prompts.all.length >= sent.length || performance.now() - lastChange > stallMs;
+    },
+    { what: 'the burst to land', timeoutMs: 240_000, intervalMs: 50 },
+  );
+  const answered = (await Promise.all(acks)).filter((ack) => ack !== undefined);
+  const ackSamples = answered.map((ack) => ack.ackedAt - ack.sentAt);
+  const ackSpanS =
+    (Math.max(...answered.map((ack) => ack.ackedAt)) -
+      Math.min(...answered.map((ack) => ack.sentAt))) /
+    1000;
+  const verdict = checkBurst(
+    sent,
+    prompts.all.map((record) => record.prompt),
+  );
+  const lastAt = prompts.all.reduce(
+    (latest, record) => (BigInt(record.hrtime) > latest ? BigInt(record.hrtime) : latest),
+    startedAt,
+  );
+  const durationS = Number(lastAt - startedAt) / 1e9;
+  const landed = sent.length - verdict.lost;
+  return {
+    ...verdict,
+    sessions: names.length,
+    messages: sent.length,
+    ackSamples,
+    unacked: sent.length - answered.length,
+    ackedPerS: ackSpanS > 0 ? answered.length / ackSpanS : 0,
+    durationS,
+    msgsPerS: durationS > 0 ? landed / durationS : 0,
+  };
+}

@@ -1,0 +1,82 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { CleanupStack } from './cleanup-stack.js';
+import { createSessions } from './create-sessions.js';
+import {
+  fakeAgentHarness,
+  latencyMs,
+  promptReader,
+  waitForAgentsReady,
+} from './fake-agent-harness.js';
+import { startPrivateTmux } from './private-tmux.js';
+import { startServe } from './start-serve.js';
+import { waitUntil } from './wait-until.js';
+
+export interface DeliverResult {
+  /** `say` request sent → prompt recorded by the agent, ms. */
+  readonly samples: number[];
+  /** `say` request sent → its answer (serve answers once Enter is sent), ms. */
+  readonly apiSamples: number[];
+  readonly startupMs: number;
+}
+
+/**
+ * Control-plane `say` → agent, through a real `serve` and its control socket, into a `command`
+ * harness running the fake agent (so no confirmation wait). `submitDelayMs` undefined keeps the
+ * configured default, which is what the target is judged on; 0 shows what the settle costs.
+ */
+export async function measureDeliver(options: {
+  readonly label: string;
+  readonly iterations: number;
+  readonly warmup: number;
+  readonly cleanup: CleanupStack;
+  readonly submitDelayMs?: number;
+}): Promise<DeliverResult> {
+  const tmux = await startPrivateTmux(options.label, options.cleanup);
+  const serve = await startServe({
+    label: options.label,
+    cleanup: options.cleanup,
+    tmuxSocket: tmux.socket,
+    config: (dir) => ({
+      harnesses: { fake: fakeAgentHarness(path.join(dir, 'agent')) },
+      defaults: { harness: 'fake', cwd: '.' },
+      standing: { autoStart: false, allowedRoots: ['.'], sessions: [] },
+      ...(options.submitDelayMs === undefined
+        ? {}
+        : { delivery: { submitDelayMs: options.submitDelayMs } }),
+      slack: { enabled: false },
+    }),
+  });
+  const home = path.join(serve.dir, 'agent');
+  await mkdir(home, { recursive: true });
+  await createSessions(serve.api, ['target'], { harness: 'fake', start: true }, 1);
+  await waitForAgentsReady(home, 1, 15_000);
+
+  const prompts = promptReader(home);
+  const samples: number[] = [];
+  const apiSamples: number[] = [];
+  for (let index = 0; index < options.warmup + options.iterations; index += 1) {
+    const text = `deliver ${index}`;
+    const sentAt = process.hrtime.bigint();
+    const said = await serve.api.request('POST', '/api/v1/standing-sessions/target/say', { text });
+    const answeredMs = Number(process.hrtime.bigint() - sentAt) / 1e6;
+    if (said.status !== 200) {
+      throw new Error(`bench: say answered ${said.status}: ${JSON.stringify(said.body)}`);
+    }
+    const record = await waitUntil(
+      async () => {
+        await prompts.readNew();
+        return prompts.all[index];
+      },
+      { what: `the fake agent to record "${text}"`, timeoutMs: 10_000, intervalMs: 1 },
+    );
+    if (record.prompt !== text) {
+      throw new Error(`bench: deliver expected "${text}", the agent got "${record.prompt}"`);
+    }
+    if (index >= options.warmup) {
+      samples.push(latencyMs(sentAt, record));
+      apiSamples.push(answeredMs);
+    }
+  }
+  return { samples, apiSamples, startupMs: serve.startupMs };
+}

@@ -1,0 +1,79 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { execa } from 'execa';
+import type { CleanupStack } from './cleanup-stack.js';
+import {
+  fakeAgentPath,
+  latencyMs,
+  promptReader,
+  waitForAgentsReady,
+} from './fake-agent-harness.js';
+import { startPrivateTmux } from './private-tmux.js';
+import { waitUntil } from './wait-until.js';
+
+export interface FloorResult {
+  /** Milliseconds from spawning tmux to the agent recording the line, one per delivery. */
+  readonly samples: number[];
+  /** One spawned tmux process that does nothing (`display-message -p`), ms: the unit cost. */
+  readonly tmuxCallSamples: number[];
+}
+
+/**
+ * The floor: one raw delivery — load-buffer, paste-buffer and send-keys Enter in a single tmux
+ * process — until the fake agent records the prompt. Nothing the-loop does can be cheaper than
+ * one spawned tmux process, so every other figure is also given as a multiple of this one.
+ */
+export async function measureFloor(options: {
+  readonly iterations: number;
+  readonly warmup: number;
+  readonly cleanup: CleanupStack;
+}): Promise<FloorResult> {
+  const tmux = await startPrivateTmux('floor', options.cleanup);
+  const home = await mkdtemp(path.join(tmpdir(), 'loop-bench-floor-'));
+  options.cleanup.defer(`remove ${home}`, () => rm(home, { recursive: true, force: true }));
+  const spawned = await tmux.run([
+    'new-session',
+    '-d',
+    '-s',
+    'floor',
+    'env',
+    `FAKE_AGENT_HOME=${home}`,
+    process.execPath,
+    fakeAgentPath,
+  ]);
+  if (spawned.exitCode !== 0) throw new Error(`bench: floor session: ${spawned.stderr.trim()}`);
+  await waitForAgentsReady(home, 1, 15_000);
+
+  const prompts = promptReader(home);
+  const samples: number[] = [];
+  for (let index = 0; index < options.warmup + options.iterations; index += 1) {
+    const text = `floor ${index}`;
+    const sentAt = process.hrtime.bigint();
+    await execa(
+      'tmux',
+      ['-L', tmux.socket, 'load-buffer', '-b', 'bench', '-', ';']
+        .concat(['paste-buffer', '-p', '-d', '-r', '-b', 'bench', '-t', '=floor:', ';'])
+        .concat(['send-keys', '-t', '=floor:', 'Enter']),
+      { input: text },
+    );
+    const record = await waitUntil(
+      async () => {
+        await prompts.readNew();
+        return prompts.all[index];
+      },
+      { what: `the fake agent to record "${text}"`, timeoutMs: 10_000, intervalMs: 1 },
+    );
+    if (record.prompt !== text) {
+      throw new Error(`bench: floor expected "${text}", the agent got "${record.prompt}"`);
+    }
+    if (index >= options.warmup) samples.push(latencyMs(sentAt, record));
+  }
+  const tmuxCallSamples: number[] = [];
+  for (let index = 0; index < options.iterations; index += 1) {
+    const begun = performance.now();
+    await execa('tmux', ['-L', tmux.socket, 'display-message', '-p', '-t', '=floor:', 'x']);
+    tmuxCallSamples.push(performance.now() - begun);
+  }
+  return { samples, tmuxCallSamples };
+}

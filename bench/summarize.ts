@@ -1,0 +1,172 @@
+import type { BurstResult } from './burst.js';
+import type { DeliverResult } from './deliver.js';
+import type { FloorResult } from './floor.js';
+import { percentile } from './percentile.js';
+import type { ScaleResult } from './scale.js';
+import type { WebhookResult } from './webhook.js';
+
+/** What each scenario returned; a scenario that failed is missing and its figures are null. */
+export interface ScenarioResults {
+  readonly quick: boolean;
+  readonly submitDelayMs: number;
+  readonly floor?: FloorResult;
+  readonly deliver?: DeliverResult;
+  readonly deliverNoSettle?: DeliverResult;
+  readonly burst?: BurstResult;
+  readonly webhook?: WebhookResult;
+  readonly webhookUnauthorized?: WebhookResult;
+  readonly scale?: ScaleResult;
+  readonly durationS: number;
+}
+
+export type Figure = number | boolean | null;
+export type Figures = Readonly<Record<string, Figure>>;
+
+/** Every figure of the run, flat, with the ratios to the floor measured in the same run. */
+export function summarize(results: ScenarioResults): Figures {
+  const { floor, deliver, deliverNoSettle: bare, burst, webhook, scale } = results;
+  const stranger = results.webhookUnauthorized;
+  const floorP50 = floor ? percentile(floor.samples, 50) : undefined;
+  const ratio = (value: number | undefined): Figure =>
+    value === undefined || floorP50 === undefined ? null : round(value / floorP50);
+  const p = (samples: readonly number[] | undefined, at: number): number | undefined =>
+    samples?.length ? percentile(samples, at) : undefined;
+  return {
+    quick: results.quick,
+    floor_p50_ms: ms(floorP50),
+    floor_p99_ms: ms(p(floor?.samples, 99)),
+    tmux_call_p50_ms: ms(p(floor?.tmuxCallSamples, 50)),
+    submit_delay_ms: results.submitDelayMs,
+    deliver_p50_ms: ms(p(deliver?.samples, 50)),
+    deliver_p99_ms: ms(p(deliver?.samples, 99)),
+    deliver_p50_ratio: ratio(p(deliver?.samples, 50)),
+    deliver_p99_ratio: ratio(p(deliver?.samples, 99)),
+    deliver_api_p50_ms: ms(p(deliver?.apiSamples, 50)),
+    deliver_nosettle_p50_ms: ms(p(bare?.samples, 50)),
+    deliver_nosettle_p50_ratio: ratio(p(bare?.samples, 50)),
+    burst_sessions: burst?.sessions ?? null,
+    burst_messages: burst?.messages ?? null,
+    burst_lost: burst?.lost ?? null,
+    burst_duplicates: burst?.duplicates ?? null,
+    burst_unexpected: burst?.unexpected ?? null,
+    burst_order_ok: burst?.orderOk ?? null,
+    burst_msgs_per_s: ms(burst?.msgsPerS),
+    burst_duration_s: ms(burst?.durationS),
+    burst_ack_p50_ms: ms(p(burst?.ackSamples, 50)),
+    burst_ack_p99_ms: ms(p(burst?.ackSamples, 99)),
+    burst_unacked: burst?.unacked ?? null,
+    burst_acked_per_s: ms(burst?.ackedPerS),
+    webhook_deliveries: webhook?.deliveries ?? null,
+    webhook_per_s: ms(webhook?.perS),
+    webhook_p50_ms: ms(p(webhook?.samples, 50)),
+    webhook_p99_ms: ms(p(webhook?.samples, 99)),
+    webhook_rejected: webhook?.rejected ?? null,
+    webhook_judged: webhook?.judged ?? null,
+    webhook_refused: webhook?.refused ?? null,
+    webhook_judged_per_s: ms(webhook?.judgedPerS),
+    webhook_unauthorized_per_s: ms(stranger?.perS),
+    webhook_unauthorized_p99_ms: ms(p(stranger?.samples, 99)),
+    scale_sessions: scale?.sessions ?? null,
+    scale_bindings: scale?.bindings ?? null,
+    scale_rss_mb: mb(scale?.rssMb),
+    scale_rss_idle_mb: mb(scale?.idleRssMb),
+    scale_rss_peak_mb: mb(scale?.peakRssMb),
+    scale_list_ms: ms(scale?.listApiMs),
+    scale_list_ratio: ratio(scale?.listApiMs),
+    scale_list_cli_ms: ms(scale?.listCliMs),
+    scale_cli_floor_ms: ms(scale?.cliFloorMs),
+    startup_ms: ms(scale?.startupMs),
+    startup_plain_ms: ms(deliver?.startupMs),
+    duration_s: round(results.durationS),
+  };
+}
+
+type Check = (value: number | boolean, figures: Figures) => boolean;
+const atMost =
+  (limit: number): Check =>
+  (value) =>
+    typeof value === 'number' && value <= limit;
+const atLeast =
+  (limit: number): Check =>
+  (value) =>
+    typeof value === 'number' && value >= limit;
+
+/** The targets of DESIGN §10 and the issue, each judged from the figures; a missing figure fails. */
+export const targetSpecs: ReadonlyArray<{
+  readonly name: string;
+  readonly figure: string;
+  readonly limit: string;
+  readonly met: Check;
+}> = [
+  { name: 'deliver_p50', figure: 'deliver_p50_ratio', limit: '≤ 1.0 × floor', met: atMost(1) },
+  { name: 'burst_lossless', figure: 'burst_lost', limit: '0 lost', met: atMost(0) },
+  {
+    name: 'burst_order',
+    figure: 'burst_order_ok',
+    limit: 'per-session order held',
+    met: (value) => value === true,
+  },
+  { name: 'burst_ack_p99', figure: 'burst_ack_p99_ms', limit: '≤ 100 ms', met: atMost(100) },
+  { name: 'webhook_per_s', figure: 'webhook_per_s', limit: '≥ 500/s', met: atLeast(500) },
+  {
+    name: 'webhook_all_judged',
+    figure: 'webhook_judged',
+    limit: '= webhook_deliveries',
+    met: (value, figures) => value === figures['webhook_deliveries'],
+  },
+  { name: 'scale_rss', figure: 'scale_rss_mb', limit: '≤ 150 MB', met: atMost(150) },
+  { name: 'scale_list', figure: 'scale_list_ratio', limit: '≤ 5 × floor', met: atMost(5) },
+];
+
+export function judgeTargets(figures: Figures): Record<string, boolean> {
+  return Object.fromEntries(
+    targetSpecs.map((spec) => {
+      const value = figures[spec.figure];
+      return [spec.name, value !== null && value !== undefined && spec.met(value, figures)];
+    }),
+  );
+}
+
+/** The human part of the output: every figure, then each target with its verdict. */
+export function formatReport(figures: Figures, targets: Readonly<Record<string, boolean>>): string {
+  const figureRows = Object.entries(figures).map(([key, value]) => [key, show(value)]);
+  const targetRows = targetSpecs.map((spec) => [
+    spec.name,
+    `${spec.figure} = ${show(figures[spec.figure] ?? null)}`,
+    spec.limit,
+    targets[spec.name] ? 'met' : 'MISSED',
+  ]);
+  return [
+    ...columns([['figure', 'value'], ...figureRows]),
+    '',
+    ...columns([['target', 'measured', 'limit', 'verdict'], ...targetRows]),
+  ].join('\n');
+}
+
+function columns(rows: readonly (readonly string[])[]): string[] {
+  const widths = rows.reduce<number[]>(
+    (acc, row) => row.map((cell, index) => Math.max(acc[index] ?? 0, cell.length)),
+    [],
+  );
+  return rows.map((row) =>
+    row
+      .map((cell, index) => (index === row.length - 1 ? cell : cell.padEnd(widths[index] ?? 0)))
+      .join('  '),
+  );
+}
+
+function show(value: Figure): string {
+  return value === null ? '—' : String(value);
+}
+
+function round(value: number): number {
+  return Math.round(value * 100) / 100;
+}
+
+function ms(value: number | undefined): Figure {
+  return value === undefined ? null : round(value);
+}
+
+function mb(value: number | undefined): Figure {
+  return value === undefined ? null : Math.round(value * 10) / 10;
+}

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { formatReport, judgeTargets, summarize } from '../../../bench/summarize.js';
+
+const floor = { samples: [4, 5, 6], tmuxCallSamples: [4, 4, 4] };
+const deliver = { samples: [10, 11, 12], apiSamples: [9, 10, 11], startupMs: 500 };
+
+describe('summarize', () => {
+  it('gives ratios to the floor p50 and nulls for a scenario that did not run', () => {
+    const figures = summarize({ quick: false, submitDelayMs: 30, floor, deliver, durationS: 1 });
+    expect(figures).toMatchObject({
+      floor_p50_ms: 5,
+      deliver_p50_ms: 11,
+      deliver_p50_ratio: 2.2,
+      deliver_p99_ratio: 2.4,
+      startup_plain_ms: 500,
+      burst_lost: null,
+      scale_rss_mb: null,
+      webhook_per_s: null,
+    });
+  });
+
+  it('has every key the issue names in the JSON line', () => {
+    const figures = summarize({ quick: true, submitDelayMs: 30, durationS: 0 });
+    for (const key of [
+      'floor_p50_ms',
+      'deliver_p50_ms',
+      'deliver_p99_ms',
+      'deliver_p50_ratio',
+      'burst_messages',
+      'burst_lost',
+      'burst_order_ok',
+      'burst_msgs_per_s',
+      'burst_ack_p99_ms',
+      'webhook_per_s',
+      'webhook_p99_ms',
+      'webhook_judged',
+      'scale_rss_mb',
+      'scale_sessions',
+      'scale_bindings',
+      'scale_list_ms',
+      'scale_list_ratio',
+      'startup_ms',
+    ]) {
+      expect(figures).toHaveProperty(key);
+    }
+  });
+});
+
+describe('judgeTargets', () => {
+  const passing = {
+    deliver_p50_ratio: 1,
+    burst_lost: 0,
+    burst_order_ok: true,
+    burst_ack_p99_ms: 100,
+    webhook_per_s: 500,
+    webhook_judged: 2_000,
+    webhook_deliveries: 2_000,
+    scale_rss_mb: 150,
+    scale_list_ratio: 5,
+  };
+
+  it('meets every target exactly at its limit', () => {
+    expect(Object.values(judgeTargets(passing)).every(Boolean)).toBe(true);
+  });
+
+  it.each([
+    ['deliver_p50', { deliver_p50_ratio: 1.01 }],
+    ['burst_lossless', { burst_lost: 1 }],
+    ['burst_order', { burst_order_ok: false }],
+    ['burst_ack_p99', { burst_ack_p99_ms: 100.5 }],
+    ['webhook_per_s', { webhook_per_s: 499 }],
+    ['webhook_all_judged', { webhook_judged: 1_999 }],
+    ['scale_rss', { scale_rss_mb: 150.1 }],
+    ['scale_list', { scale_list_ratio: 5.2 }],
+    ['scale_list', { scale_list_ratio: null }],
+  ])('misses %s', (target, change) => {
+    expect(judgeTargets({ ...passing, ...change })[target]).toBe(false);
+  });
+});
+
+describe('formatReport', () => {
+  it('lists each figure and says which targets were missed', () => {
+    const report = formatReport(
+      { floor_p50_ms: 5, deliver_p50_ratio: 9.5, burst_lost: null },
+      { deliver_p50: false, burst_lossless: true },
+    );
+    expect(report).toMatch(/^floor_p50_ms\s+5$/m);
+    expect(report).toMatch(/^burst_lost\s+—$/m);
+    expect(report).toMatch(/^deliver_p50\s+deliver_p50_ratio = 9\.5\s+≤ 1\.0 × floor\s+MISSED$/m);
+    expect(report).toMatch(/^burst_lossless\s+burst_lost = —\s+0 lost\s+met$/m);
+  });
+});
