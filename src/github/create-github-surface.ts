@@ -94,7 +94,9 @@ export function createGithubSurface(options: {
 
   const accept = async (comment: GithubComment): Promise<void> => {
     const entry = await inbox.add(comment);
-    const claims = await Promise.all(commentDedupeIds(comment).map((id) => ledger.claim(id)));
+    const claims = await Promise.all(
+      commentDedupeIds(comment).map((id) => ledger.claim(id, entry.key)),
+    );
     if (claims.includes(false)) {
       await inbox.done(entry.key);
       events.record('github.duplicate', { commentId: comment.commentId, source: comment.source });
@@ -128,9 +130,12 @@ export function createGithubSurface(options: {
         : {},
     async start() {
       const pending = await inbox.pending();
-      for (const entry of pending)
-        await Promise.all(commentDedupeIds(entry.value).map((id) => ledger.claim(id)));
-      for (const entry of pending) processor.submit(entry);
+      for (const entry of pending) {
+        const ids = commentDedupeIds(entry.value);
+        const claims = await Promise.all(ids.map((id) => ledger.claim(id, entry.key)));
+        if (claims.includes(false)) await inbox.done(entry.key);
+        else processor.submit(entry);
+      }
       poller?.start();
     },
     async stop() {

@@ -10,6 +10,7 @@ import type { WorkItemListener } from '../workitems/create-workitem-service.js';
 import { createDedupeLedger } from '../state/create-dedupe-ledger.js';
 import { createInbox } from '../state/create-inbox.js';
 import type { StatePaths } from '../state/state-paths.js';
+import { createKeyedQueue } from '../delivery/keyed-queue.js';
 import { createBoltLogger } from './bolt-logger.js';
 import { createAnnouncer } from './create-announcer.js';
 import { createChannelPacer } from './create-channel-pacer.js';
@@ -127,22 +128,51 @@ export function createSlackSurface(options: {
     logger,
   });
 
-  const accept = async (event: Record<string, unknown>, eventId: string): Promise<void> => {
+  // One lane per thread, taken before anything awaits: replies in a thread reach their session in
+  // the order Slack sent them, however long each one's disk writes take.
+  const arrivals = createKeyedQueue();
+  const accept = (event: Record<string, unknown>, eventId: string): Promise<void> => {
     const message = toInboxMessage(event, eventId, Date.now());
-    if (!message) return;
-    const entry = await inbox.add(message);
-    const claims = await Promise.all(dedupeIds(message).map((id) => ledger.claim(id)));
-    if (claims.includes(false)) {
-      await inbox.done(entry.key);
-      events.record('slack.duplicate', {
-        eventId,
-        channel: message.channel,
-        messageTs: message.ts,
+    if (!message) return Promise.resolve();
+    let recorded: (error?: unknown) => void = () => undefined;
+    const isRecorded = new Promise<void>((resolve, reject) => {
+      recorded = (error) => (error === undefined ? resolve() : reject(error));
+    });
+    void arrivals
+      .run(`${message.channel}/${message.threadTs}`, async () => {
+        const entry = await inbox.add(message).catch((error: unknown) => {
+          recorded(error);
+          throw error;
+        });
+        // Recorded: Slack may have its acknowledgement. The claims below settle duplicates; after
+        // a crash, start() claims the ids of whatever the inbox still holds before reconnecting.
+        recorded();
+        const claims = await Promise.all(
+          dedupeIds(message).map((id) => ledger.claim(id, entry.key)),
+        );
+        if (claims.includes(false)) {
+          await inbox.done(entry.key);
+          events.record('slack.duplicate', {
+            eventId,
+            channel: message.channel,
+            messageTs: message.ts,
+          });
+          return;
+        }
+        events.record('slack.accepted', {
+          eventId,
+          channel: message.channel,
+          messageTs: message.ts,
+        });
+        processor.submit(entry);
+      })
+      .catch((error: unknown) => {
+        logger.error(
+          { event: 'slack.accept_failed', eventId, err: error },
+          'Slack message not accepted',
+        );
       });
-      return;
-    }
-    events.record('slack.accepted', { eventId, channel: message.channel, messageTs: message.ts });
-    processor.submit(entry);
+    return isRecorded;
   };
   for (const type of ['message', 'app_mention'] as const) {
     app.event(type, async ({ event, body }) => {
@@ -206,11 +236,15 @@ export function createSlackSurface(options: {
     httpRoutes,
     async start() {
       const pending = await inbox.pending();
-      // Claim their ids before connecting, so Slack's retries of these are recognised as seen.
+      // Before reconnecting: an entry whose ids another entry holds is a duplicate (the twin of a
+      // message, recorded just before a crash); the rest are handled, oldest first.
       for (const entry of pending) {
-        await Promise.all(dedupeIds(entry.value).map((id) => ledger.claim(id)));
+        const claims = await Promise.all(
+          dedupeIds(entry.value).map((id) => ledger.claim(id, entry.key)),
+        );
+        if (claims.includes(false)) await inbox.done(entry.key);
+        else processor.submit(entry);
       }
-      for (const entry of pending) processor.submit(entry);
       if (pending.length) events.record('slack.recovered', { count: pending.length });
       await connect(1);
     },

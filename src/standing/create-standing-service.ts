@@ -249,8 +249,7 @@ export function createStandingService(options: StandingServiceOptions): Standing
 
   const service: StandingService = {
     async list() {
-      const all = await resolveAll();
-      const listing = await driver.listSessions();
+      const [all, listing] = await Promise.all([resolveAll(), driver.listSessions()]);
       return all.map((resolved) => {
         const state = paneStateFor(listing, standingTarget(resolved.definition.name), owner);
         return toStandingView(

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readdir, stat, unlink } from 'node:fs/promises';
+import { readFile, readdir, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '../log/create-logger.js';
 import { ensurePrivateDir } from './ensure-private-dir.js';
@@ -12,7 +12,11 @@ import { writeFileAtomic } from './write-file-atomic.js';
  * atomic across processes: exactly one caller gets true for an id.
  */
 export interface DedupeLedger {
-  claim(id: string): Promise<boolean>;
+  /**
+   * True when this id is now held by `owner`: newly claimed, or claimed earlier by the same owner
+   * (an inbox entry being recovered after a crash). False when another owner holds it.
+   */
+  claim(id: string, owner?: string): Promise<boolean>;
   has(id: string): Promise<boolean>;
   /** Forgets ids older than the retention; returns how many went. */
   prune(): Promise<number>;
@@ -32,12 +36,18 @@ export function createDedupeLedger(options: {
     path.join(options.dir, `${createHash('sha256').update(id).digest('hex').slice(0, 40)}.json`);
 
   return {
-    async claim(id) {
+    async claim(id, owner = '') {
       ready ??= ensurePrivateDir(options.dir);
       await ready;
-      return writeFileAtomic(fileOf(id), `${JSON.stringify({ at: clock() })}\n`, {
-        exclusive: true,
-      });
+      const file = fileOf(id);
+      const record = `${JSON.stringify({ at: clock(), owner })}\n`;
+      if (await writeFileAtomic(file, record, { exclusive: true })) return true;
+      if (!owner) return false;
+      const held = await readFile(file, 'utf8').then(
+        (text) => (JSON.parse(text) as { owner?: unknown }).owner,
+        () => undefined,
+      );
+      return held === owner;
     },
     async has(id) {
       return stat(fileOf(id)).then(

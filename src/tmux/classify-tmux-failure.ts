@@ -8,6 +8,8 @@ const absentPatterns = [
   /^no such session/m,
   /^can't find pane/m,
   /^can't find window/m,
+  // A server with no sessions left (exit-empty off) has no current target to resolve against.
+  /^no current target/m,
   /^no server running on /m,
   /^error connecting to .*\(No such file or directory\)/m,
   /^error connecting to .*\(Connection refused\)/m,

@@ -161,9 +161,10 @@ export function createTmuxDriver(options: TmuxDriverOptions): TmuxDriver {
       const paste = `paste-buffer -p -d -r -b ${buffer} -t '${paneTarget(name)}'`;
       try {
         await runIfOurs(name, owner, paste, ['load-buffer', '-b', buffer, '-', ';'], text);
-      } finally {
-        // A refused or failed paste leaves the buffer behind; -d only deletes after pasting.
+      } catch (error) {
+        // A refused or failed paste leaves the buffer behind; `-d` deletes it only after pasting.
         await runner.run(['delete-buffer', '-b', buffer]);
+        throw error;
       }
     },
 

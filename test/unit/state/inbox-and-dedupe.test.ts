@@ -72,3 +72,14 @@ describe('dedupe ledger', () => {
     expect(await ledger.claim('old')).toBe(true);
   });
 });
+
+describe('dedupe ledger owners', () => {
+  it('lets the owner of a claim claim it again, and nobody else', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'loop-dedupe-'));
+    const ledger = createDedupeLedger({ dir, logger: silentLogger() });
+    expect(await ledger.claim('slack:message:C1:1.0', 'entry-a')).toBe(true);
+    expect(await ledger.claim('slack:message:C1:1.0', 'entry-a')).toBe(true);
+    expect(await ledger.claim('slack:message:C1:1.0', 'entry-b')).toBe(false);
+    expect(await ledger.claim('slack:message:C1:1.0')).toBe(false);
+  });
+});
