@@ -37,9 +37,9 @@ import { createRecordStore } from './state/record-store.js';
 import { ensureStateRoot, type StatePaths } from './state/state-paths.js';
 import { createTmuxDriver } from './tmux/create-tmux-driver.js';
 import { createHttpListener, type HttpListener } from './http/create-http-listener.js';
-import { createSlackSurface, type SlackSurface } from './slack/create-slack-surface.js';
+import type { SlackSurface } from './slack/create-slack-surface.js';
 import { decideSlack } from './slack/decide-slack.js';
-import { createGithubSurface, type GithubSurface } from './github/create-github-surface.js';
+import type { GithubSurface } from './github/create-github-surface.js';
 import { decideGithub } from './github/decide-github.js';
 import { workItemRoutes } from './api/routes/workitem-routes.js';
 import {
@@ -170,7 +170,8 @@ export async function createApp(options: AppOptions): Promise<App> {
   const sinks: ReplySink[] = [];
   const slackDecision = decideSlack(config, env);
   const slack: SlackSurface | undefined = slackDecision.on
-    ? createSlackSurface({
+    ? // Loaded only when on: Bolt and its dependencies cost memory an instance without Slack keeps.
+      (await import('./slack/create-slack-surface.js')).createSlackSurface({
         config,
         credentials: slackDecision.credentials,
         paths,
@@ -186,7 +187,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   }
   const githubDecision = decideGithub(config, env);
   const github: GithubSurface | undefined = githubDecision.on
-    ? createGithubSurface({
+    ? (await import('./github/create-github-surface.js')).createGithubSurface({
         config,
         plan: githubDecision.plan,
         paths,
