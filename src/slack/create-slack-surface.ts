@@ -10,7 +10,6 @@ import type { WorkItemListener } from '../workitems/create-workitem-service.js';
 import { createDedupeLedger } from '../state/create-dedupe-ledger.js';
 import { createInbox } from '../state/create-inbox.js';
 import type { StatePaths } from '../state/state-paths.js';
-import { createKeyedQueue } from '../delivery/keyed-queue.js';
 import { createBoltLogger } from './bolt-logger.js';
 import { createAnnouncer } from './create-announcer.js';
 import { createChannelPacer } from './create-channel-pacer.js';
@@ -128,51 +127,44 @@ export function createSlackSurface(options: {
     logger,
   });
 
-  // One lane per thread, taken before anything awaits: replies in a thread reach their session in
-  // the order Slack sent them, however long each one's disk writes take.
-  const arrivals = createKeyedQueue();
+  // Each thread's replies are handed on in the order Slack sent them, while their disk writes run
+  // side by side: a reply's turn to be submitted is taken on arrival, before anything awaits.
+  const turns = new Map<string, Promise<void>>();
   const accept = (event: Record<string, unknown>, eventId: string): Promise<void> => {
     const message = toInboxMessage(event, eventId, Date.now());
     if (!message) return Promise.resolve();
-    let recorded: (error?: unknown) => void = () => undefined;
-    const isRecorded = new Promise<void>((resolve, reject) => {
-      recorded = (error) => (error === undefined ? resolve() : reject(error));
-    });
-    void arrivals
-      .run(`${message.channel}/${message.threadTs}`, async () => {
-        const entry = await inbox.add(message).catch((error: unknown) => {
-          recorded(error);
-          throw error;
-        });
-        // Recorded: Slack may have its acknowledgement. The claims below settle duplicates; after
-        // a crash, start() claims the ids of whatever the inbox still holds before reconnecting.
-        recorded();
-        const claims = await Promise.all(
-          dedupeIds(message).map((id) => ledger.claim(id, entry.key)),
-        );
-        if (claims.includes(false)) {
-          await inbox.done(entry.key);
-          events.record('slack.duplicate', {
-            eventId,
-            channel: message.channel,
-            messageTs: message.ts,
-          });
-          return;
-        }
-        events.record('slack.accepted', {
+    const lane = `${message.channel}/${message.threadTs}`;
+    const recording = inbox.add(message);
+    const judged = recording.then(async (entry) => ({
+      entry,
+      claims: await Promise.all(dedupeIds(message).map((id) => ledger.claim(id, entry.key))),
+    }));
+    const turn = Promise.all([turns.get(lane), judged]).then(async ([, { entry, claims }]) => {
+      if (claims.includes(false)) {
+        await inbox.done(entry.key);
+        events.record('slack.duplicate', {
           eventId,
           channel: message.channel,
           messageTs: message.ts,
         });
-        processor.submit(entry);
-      })
-      .catch((error: unknown) => {
-        logger.error(
-          { event: 'slack.accept_failed', eventId, err: error },
-          'Slack message not accepted',
-        );
-      });
-    return isRecorded;
+        return;
+      }
+      events.record('slack.accepted', { eventId, channel: message.channel, messageTs: message.ts });
+      processor.submit(entry);
+    });
+    const settled = turn.catch((error: unknown) => {
+      logger.error(
+        { event: 'slack.accept_failed', eventId, err: error },
+        'Slack message not accepted',
+      );
+    });
+    turns.set(lane, settled);
+    void settled.then(() => {
+      if (turns.get(lane) === settled) turns.delete(lane);
+    });
+    // Slack gets its acknowledgement once the reply is recorded; after a crash, start() settles
+    // the claims of whatever the inbox still holds before reconnecting.
+    return recording.then(() => undefined);
   };
   for (const type of ['message', 'app_mention'] as const) {
     app.event(type, async ({ event, body }) => {
