@@ -92,21 +92,27 @@ export function standingTarget(name: string): string {
 
 /**
  * `loop-gh-<owner>-<repo>-<n>`, lowercased, other characters mapped to `-`. When the mapping lost
- * information (case, dots, underscores, a non-default host) or cannot be split back (a hyphen in
+ * information (dots, underscores, a non-default host) or cannot be split back (a hyphen in
  * the owner or repo makes `a-b/c` and `a/b-c` look alike) a short hash of the canonical ref is
  * appended. Plain names then have exactly three parts and hashed ones at least four, so two
  * different work items never share a target.
  */
 export function workItemTarget(item: WorkItemRef): string {
-  const raw = `${item.owner}-${item.repo}-${item.number}`;
-  const mapped = raw.toLowerCase().replace(/[^a-z0-9-]/g, '-');
+  // GitHub names are case-insensitive: `Octo/Repo#1` and `octo/repo#1` are one work item.
+  const raw = `${item.owner}-${item.repo}-${item.number}`.toLowerCase();
+  const mapped = raw.replace(/[^a-z0-9-]/g, '-');
   const lossless =
     mapped === raw &&
-    item.host === defaultGithubHost &&
+    item.host.toLowerCase() === defaultGithubHost &&
     !item.owner.includes('-') &&
     !item.repo.includes('-');
   if (lossless) return `loop-gh-${mapped}`;
-  const hash = createHash('sha256').update(workItemRef(item)).digest('hex').slice(0, 8);
+  const canonical = workItemRef({
+    ...item,
+    owner: item.owner.toLowerCase(),
+    repo: item.repo.toLowerCase(),
+  });
+  const hash = createHash('sha256').update(canonical).digest('hex').slice(0, 8);
   return `loop-gh-${mapped}-${hash}`;
 }
 
@@ -117,5 +123,11 @@ export function workItemSlug(item: WorkItemRef): string {
 
 /** Renders control characters visibly so an error message cannot smuggle terminal sequences. */
 export function printable(value: string): string {
-  return JSON.stringify(value).slice(1, -1);
+  // JSON escapes C0 controls but leaves DEL and the C1 range, which some terminals act on.
+  return JSON.stringify(value)
+    .slice(1, -1)
+    .replace(
+      /[\u007f-\u009f]/g,
+      (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    );
 }

@@ -19,6 +19,8 @@ export interface DeliveryTarget {
   readonly agent: boolean;
   /** The harness reports each prompt it receives (Claude Code's UserPromptSubmit hook). */
   readonly confirms: boolean;
+  /** What to tell the sender when tmux turns out not to have the session (e.g. its server died). */
+  readonly notRunning: string;
 }
 
 /** Throws a LoopError naming the remedy when the ref has no running session. */
@@ -101,7 +103,14 @@ export function createDeliveryCore(options: DeliveryCoreOptions): DeliveryCore {
   const attempt = async (request: DeliveryRequest, text: string): Promise<boolean> => {
     const target = await options.resolve(request.ref);
     const payload = target.agent ? frameMessage(request.origin, text) : text;
-    return typeInto(target, payload, request.onSubmitted);
+    try {
+      return await typeInto(target, payload, request.onSubmitted);
+    } catch (error) {
+      if (error instanceof LoopError && error.code === 'session_not_running') {
+        throw new LoopError('session_not_running', target.notRunning, error.details);
+      }
+      throw error;
+    }
   };
 
   return {

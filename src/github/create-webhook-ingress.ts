@@ -42,6 +42,7 @@ export function createWebhookIngress(options: {
         request.resume();
         return;
       }
+      if (body === null) return answer(response, 400, { error: 'the body is not UTF-8 JSON' });
       const signature = String(request.headers['x-hub-signature-256'] ?? '');
       if (webhooks && !(signature && (await webhooks.verify(body, signature).catch(() => false)))) {
         options.logger.warn(
@@ -74,7 +75,13 @@ export function createWebhookIngress(options: {
   };
 }
 
-async function readLimited(request: IncomingMessage, limit: number): Promise<string | undefined> {
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The body as text; undefined when it is over the limit, null when it is not UTF-8. */
+async function readLimited(
+  request: IncomingMessage,
+  limit: number,
+): Promise<string | null | undefined> {
   const declared = Number(request.headers['content-length'] ?? 0);
   if (declared > limit) return undefined;
   const chunks: Buffer[] = [];
@@ -86,5 +93,9 @@ async function readLimited(request: IncomingMessage, limit: number): Promise<str
     if (size > limit) return undefined;
     chunks.push(buffer);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  try {
+    return utf8.decode(Buffer.concat(chunks));
+  } catch {
+    return null;
+  }
 }

@@ -48,6 +48,7 @@ export function createReplyRouter(options: {
               ref,
               surface: sink.surface,
               code: asLoopError(error).code,
+              reason: asLoopError(error).message,
             },
             'agent reply not posted',
           );

@@ -40,7 +40,12 @@ export function createThreadHandler(options: ThreadHandlerOptions) {
       .then(() => undefined)
       .catch((error: unknown) => {
         logger.warn(
-          { event: 'slack.reaction_failed', name, code: asLoopError(error).code },
+          {
+            event: 'slack.reaction_failed',
+            name,
+            code: asLoopError(error).code,
+            reason: asLoopError(error).message,
+          },
           'reaction not added',
         );
       });
@@ -55,7 +60,11 @@ export function createThreadHandler(options: ThreadHandlerOptions) {
       .then(() => undefined)
       .catch((error: unknown) => {
         logger.warn(
-          { event: 'slack.reply_failed', code: asLoopError(error).code },
+          {
+            event: 'slack.reply_failed',
+            code: asLoopError(error).code,
+            reason: asLoopError(error).message,
+          },
           'thread reply not posted',
         );
       });
@@ -76,7 +85,11 @@ export function createThreadHandler(options: ThreadHandlerOptions) {
         quiet,
       ).catch((error: unknown) =>
         logger.warn(
-          { event: 'slack.notice_failed', code: asLoopError(error).code },
+          {
+            event: 'slack.notice_failed',
+            code: asLoopError(error).code,
+            reason: asLoopError(error).message,
+          },
           'notice not posted',
         ),
       );

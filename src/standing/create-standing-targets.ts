@@ -33,6 +33,7 @@ export function createStandingTargets(options: {
       owner: options.owner,
       agent: harness?.agent ?? false,
       confirms: harness?.kind === 'claude',
+      notRunning: standingMessages.stopped(name),
     };
   };
 }

@@ -199,6 +199,7 @@ export function createWorkItemService(options: {
         owner,
         agent: harness?.agent ?? false,
         confirms: harness?.kind === 'claude',
+        notRunning: `the session for ${workItemRef(item)} is not running — comment \`${config.github.keyword} start\` on it`,
       };
     },
 

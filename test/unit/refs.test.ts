@@ -118,11 +118,16 @@ describe('tmux target names', () => {
     expect(workItemSlug(item('github.com', 'octo', 'repo', 12))).toBe('octo-repo-12');
   });
 
+  it('names one work item the same whatever the case, as GitHub does', () => {
+    expect(workItemTarget(item('github.com', 'Octo', 'Repo', 12))).toBe('loop-gh-octo-repo-12');
+    expect(workItemTarget(item('GHE.example.com', 'Octo', 're.po', 1))).toBe(
+      workItemTarget(item('ghe.example.com', 'octo', 'RE.PO', 1)),
+    );
+  });
+
   it('adds a hash when sanitising lost information, so the mapping stays injective', () => {
     const targets = [
       item('github.com', 'octo', 'repo', 12),
-      item('github.com', 'Octo', 'repo', 12),
-      item('github.com', 'octo', 'Repo', 12),
       item('github.com', 'octo', 're.po', 12),
       item('github.com', 'octo', 're_po', 12),
       item('github.com', 'octo', 're-po', 12),
@@ -134,7 +139,7 @@ describe('tmux target names', () => {
     ].map(workItemTarget);
     expect(new Set(targets).size).toBe(targets.length);
     for (const target of targets) expect(target).toMatch(/^loop-gh-[a-z0-9-]+$/);
-    expect(targets[1]).toMatch(/^loop-gh-octo-repo-12-[0-9a-f]{8}$/);
+    expect(targets[1]).toMatch(/^loop-gh-octo-re-po-12-[0-9a-f]{8}$/);
   });
 
   function item(host: string, owner: string, repo: string, number: number) {

@@ -58,6 +58,7 @@ describe('delivery core with real tmux and the fake agent', () => {
       owner,
       agent,
       confirms: false,
+      notRunning: 'not running',
     });
     return session;
   };
@@ -166,6 +167,7 @@ describe('delivery core with real tmux and the fake agent', () => {
       owner,
       agent: false,
       confirms: false,
+      notRunning: 'not running',
     });
     await expect(
       core.deliver({ ref: 'standing:squat', text: 'not for you', origin: cli }),
@@ -208,6 +210,7 @@ describe('delivery core with real tmux and the fake agent', () => {
         owner,
         agent: false,
         confirms: false,
+        notRunning: 'not running',
       }),
       readiness,
       confirmations: createConfirmationTracker(),
