@@ -6,7 +6,8 @@ import type { DeliveryCore, EventSink } from '../delivery/create-delivery-core.j
 import type { Logger } from '../log/create-logger.js';
 import type { ReplySink } from '../replies/reply-router.js';
 import { workItemRef } from '../refs.js';
-import { createInboxProcessor } from '../slack/create-inbox-processor.js';
+import { createInboxAcceptor } from '../inbox/create-inbox-acceptor.js';
+import { createInboxProcessor } from '../inbox/create-inbox-processor.js';
 import { createDedupeLedger } from '../state/create-dedupe-ledger.js';
 import { createInbox } from '../state/create-inbox.js';
 import type { StatePaths } from '../state/state-paths.js';
@@ -92,18 +93,19 @@ export function createGithubSurface(options: {
     logger,
   });
 
-  const accept = async (comment: GithubComment): Promise<void> => {
-    const entry = await inbox.add(comment);
-    const claims = await Promise.all(
-      commentDedupeIds(comment).map((id) => ledger.claim(id, entry.key)),
-    );
-    if (claims.includes(false)) {
-      await inbox.done(entry.key);
+  const acceptor = createInboxAcceptor<GithubComment>({
+    inbox,
+    ledger,
+    idsOf: commentDedupeIds,
+    laneOf: (comment) => workItemRef(comment.item).toLowerCase(),
+    handOn: (entry) => processor.submit(entry),
+    duplicate: (comment) => {
       events.record('github.duplicate', { commentId: comment.commentId, source: comment.source });
-      return;
-    }
-    processor.submit(entry);
-  };
+    },
+    logger,
+  });
+  // A delivery is answered once its comment is recorded; judging it comes after.
+  const accept = (comment: GithubComment): Promise<void> => acceptor.accept(comment);
 
   const poller = plan.poll
     ? createPoller({
@@ -129,13 +131,7 @@ export function createGithubSurface(options: {
           }
         : {},
     async start() {
-      const pending = await inbox.pending();
-      for (const entry of pending) {
-        const ids = commentDedupeIds(entry.value);
-        const claims = await Promise.all(ids.map((id) => ledger.claim(id, entry.key)));
-        if (claims.includes(false)) await inbox.done(entry.key);
-        else processor.submit(entry);
-      }
+      await acceptor.recover();
       poller?.start();
     },
     async stop() {

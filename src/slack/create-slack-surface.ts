@@ -14,7 +14,8 @@ import { createBoltLogger } from './bolt-logger.js';
 import { createAnnouncer } from './create-announcer.js';
 import { createChannelPacer } from './create-channel-pacer.js';
 import { createHttpReceiver } from './create-http-receiver.js';
-import { createInboxProcessor } from './create-inbox-processor.js';
+import { createInboxAcceptor } from '../inbox/create-inbox-acceptor.js';
+import { createInboxProcessor } from '../inbox/create-inbox-processor.js';
 import { createSlackNames } from './create-slack-names.js';
 import { createSlackPoster } from './create-slack-poster.js';
 import { createSlashHandler } from './create-slash-handler.js';
@@ -127,44 +128,25 @@ export function createSlackSurface(options: {
     logger,
   });
 
-  // Each thread's replies are handed on in the order Slack sent them, while their disk writes run
-  // side by side: a reply's turn to be submitted is taken on arrival, before anything awaits.
-  const turns = new Map<string, Promise<void>>();
+  const acceptor = createInboxAcceptor<SlackInboxMessage>({
+    inbox,
+    ledger,
+    idsOf: dedupeIds,
+    laneOf: (message) => `${message.channel}/${message.threadTs}`,
+    handOn: (entry) => {
+      const { eventId, channel, ts } = entry.value;
+      events.record('slack.accepted', { eventId, channel, messageTs: ts });
+      processor.submit(entry);
+    },
+    duplicate: ({ eventId, channel, ts }) => {
+      events.record('slack.duplicate', { eventId, channel, messageTs: ts });
+    },
+    logger,
+  });
+  // Slack gets its acknowledgement once the reply is recorded (DESIGN §9).
   const accept = (event: Record<string, unknown>, eventId: string): Promise<void> => {
     const message = toInboxMessage(event, eventId, Date.now());
-    if (!message) return Promise.resolve();
-    const lane = `${message.channel}/${message.threadTs}`;
-    const recording = inbox.add(message);
-    const judged = recording.then(async (entry) => ({
-      entry,
-      claims: await Promise.all(dedupeIds(message).map((id) => ledger.claim(id, entry.key))),
-    }));
-    const turn = Promise.all([turns.get(lane), judged]).then(async ([, { entry, claims }]) => {
-      if (claims.includes(false)) {
-        await inbox.done(entry.key);
-        events.record('slack.duplicate', {
-          eventId,
-          channel: message.channel,
-          messageTs: message.ts,
-        });
-        return;
-      }
-      events.record('slack.accepted', { eventId, channel: message.channel, messageTs: message.ts });
-      processor.submit(entry);
-    });
-    const settled = turn.catch((error: unknown) => {
-      logger.error(
-        { event: 'slack.accept_failed', eventId, err: error },
-        'Slack message not accepted',
-      );
-    });
-    turns.set(lane, settled);
-    void settled.then(() => {
-      if (turns.get(lane) === settled) turns.delete(lane);
-    });
-    // Slack gets its acknowledgement once the reply is recorded; after a crash, start() settles
-    // the claims of whatever the inbox still holds before reconnecting.
-    return recording.then(() => undefined);
+    return message ? acceptor.accept(message) : Promise.resolve();
   };
   for (const type of ['message', 'app_mention'] as const) {
     app.event(type, async ({ event, body }) => {
@@ -227,17 +209,8 @@ export function createSlackSurface(options: {
     listener: announcer,
     httpRoutes,
     async start() {
-      const pending = await inbox.pending();
-      // Before reconnecting: an entry whose ids another entry holds is a duplicate (the twin of a
-      // message, recorded just before a crash); the rest are handled, oldest first.
-      for (const entry of pending) {
-        const claims = await Promise.all(
-          dedupeIds(entry.value).map((id) => ledger.claim(id, entry.key)),
-        );
-        if (claims.includes(false)) await inbox.done(entry.key);
-        else processor.submit(entry);
-      }
-      if (pending.length) events.record('slack.recovered', { count: pending.length });
+      const recovered = await acceptor.recover();
+      if (recovered) events.record('slack.recovered', { count: recovered });
       await connect(1);
     },
     async stop() {

@@ -138,10 +138,12 @@ describe('tmux driver on a private server', () => {
     await driver.spawn({
       name: 'stubborn',
       cwd: '/tmp',
-      argv: ['sh', '-c', 'trap "" TERM HUP; while :; do sleep 0.05; done'],
+      argv: ['sh', '-c', 'trap "" TERM HUP; echo deaf; while :; do sleep 0.05; done'],
       env: {},
       owner,
     });
+    // Signal only once the shell ignores the signals; before that it would just die of SIGTERM.
+    await eventually(async () => (await driver.capture('stubborn')).includes('deaf'));
     await driver.terminate('stubborn', owner, { graceMs: 400 });
     expect(signals.map((entry) => entry.signal)).toEqual(['SIGTERM', 'SIGHUP', 'SIGKILL']);
     expect((await driver.probe('stubborn')).state).toBe('absent');

@@ -1,0 +1,70 @@
+import type { Logger } from '../log/create-logger.js';
+import type { DedupeLedger } from '../state/create-dedupe-ledger.js';
+import type { Inbox, InboxEntry } from '../state/create-inbox.js';
+
+export interface InboxAcceptor<T> {
+  /** Resolves once the message is recorded: the origin may then have its acknowledgement. */
+  accept(message: T): Promise<void>;
+  /** After a restart, before reconnecting: hands on what the inbox still holds, oldest first. */
+  recover(): Promise<number>;
+}
+
+/**
+ * How a surface takes a message in (DESIGN §9): record it in the inbox (then the origin may be
+ * told), claim its ids in the dedupe ledger, and hand it on unless another entry holds them. Each
+ * lane (a Slack thread, a work item) hands its messages on in arrival order — the turn is taken
+ * before anything awaits — while their disk writes run side by side.
+ */
+export function createInboxAcceptor<T>(options: {
+  readonly inbox: Inbox<T>;
+  readonly ledger: DedupeLedger;
+  readonly idsOf: (message: T) => readonly string[];
+  readonly laneOf: (message: T) => string;
+  readonly handOn: (entry: InboxEntry<T>) => void;
+  readonly duplicate: (message: T) => void;
+  readonly logger: Logger;
+}): InboxAcceptor<T> {
+  const { inbox, ledger, idsOf } = options;
+  const turns = new Map<string, Promise<void>>();
+  const claimAll = async (entry: InboxEntry<T>): Promise<boolean> => {
+    const claims = await Promise.all(idsOf(entry.value).map((id) => ledger.claim(id, entry.key)));
+    return !claims.includes(false);
+  };
+  const settle = async (entry: InboxEntry<T>, claimed: boolean): Promise<void> => {
+    if (claimed) {
+      options.handOn(entry);
+      return;
+    }
+    await inbox.done(entry.key);
+    options.duplicate(entry.value);
+  };
+
+  return {
+    accept(message) {
+      const lane = options.laneOf(message);
+      const recording = inbox.add(message);
+      const judged = recording.then(async (entry) => ({ entry, claimed: await claimAll(entry) }));
+      const turn = Promise.all([turns.get(lane), judged]).then(([, { entry, claimed }]) =>
+        settle(entry, claimed),
+      );
+      const settled = turn.catch((error: unknown) => {
+        options.logger.error(
+          { event: 'inbox.accept_failed', lane, err: error },
+          'message not accepted',
+        );
+      });
+      turns.set(lane, settled);
+      void settled.then(() => {
+        if (turns.get(lane) === settled) turns.delete(lane);
+      });
+      return recording.then(() => undefined);
+    },
+    async recover() {
+      const pending = await inbox.pending();
+      // An entry whose ids another entry holds is a duplicate recorded just before a crash (the
+      // twin of a message, or a redelivery); the rest go on in order.
+      for (const entry of pending) await settle(entry, await claimAll(entry));
+      return pending.length;
+    },
+  };
+}
