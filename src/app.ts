@@ -214,11 +214,12 @@ export async function createApp(options: AppOptions): Promise<App> {
     : undefined;
   const services = (): ServiceState[] => [
     { name: 'control', state: 'ok', detail: paths.controlSocket },
-    ...surfacesOff.map((line) => ({
-      name: line.startsWith('slack') ? 'slack' : 'github',
-      state: 'off' as const,
-      detail: line,
-    })),
+    // A line about a surface that is on (e.g. "github: webhook off") is a degraded part of it.
+    ...surfacesOff.map((line) => {
+      const name = line.startsWith('slack') ? 'slack' : 'github';
+      const on = name === 'slack' ? slack !== undefined : github !== undefined;
+      return { name, state: on ? ('degraded' as const) : ('off' as const), detail: line };
+    }),
     ...(slack
       ? [{ name: 'slack', state: 'ok' as const, detail: `${config.slack.mode} mode` }]
       : []),

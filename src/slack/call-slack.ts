@@ -1,6 +1,6 @@
-import { setTimeout as delay } from 'node:timers/promises';
 import { LoopError } from '../errors.js';
 import type { Logger } from '../log/create-logger.js';
+import { retryCall } from '../retry/retry-call.js';
 import { slackErrorFacts, slackRetryDelay } from './slack-retry-delay.js';
 
 export interface CallSlackOptions {
@@ -19,25 +19,23 @@ export async function callSlack<T>(
   options: CallSlackOptions,
 ): Promise<T> {
   const maxAttempts = options.maxAttempts ?? 6;
-  const sleep = options.sleep ?? ((ms: number) => delay(ms));
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await call();
-    } catch (error) {
+  return retryCall(
+    call,
+    (error, attempt) => {
       const facts = slackErrorFacts(error);
-      const wait = slackRetryDelay(facts, attempt, maxAttempts);
       const reason =
         facts.platformError ?? facts.code ?? (error instanceof Error ? error.message : 'unknown');
-      if (wait === undefined) {
-        throw new LoopError('slack_failed', `Slack ${what} failed: ${reason}`, {
-          slackError: reason,
-        });
-      }
-      options.logger.warn(
-        { event: 'slack.retry', call: what, attempt, waitMs: wait, reason },
-        'retrying Slack call',
-      );
-      await sleep(wait);
-    }
-  }
+      return {
+        waitMs: slackRetryDelay(facts, attempt, maxAttempts),
+        fields: { call: what, reason },
+        failure: () =>
+          new LoopError('slack_failed', `Slack ${what} failed: ${reason}`, { slackError: reason }),
+      };
+    },
+    {
+      logger: options.logger,
+      event: 'slack.retry',
+      ...(options.sleep ? { sleep: options.sleep } : {}),
+    },
+  );
 }

@@ -122,6 +122,15 @@ export function createStandingService(options: StandingServiceOptions): Standing
       createdAt: clock().toISOString(),
     };
 
+  /** Records a failed step as its event (with the reason people see) and passes the error on. */
+  const failedAs =
+    (event: string, name: string) =>
+    (error: unknown): never => {
+      const failure = asLoopError(error);
+      events.record(event, { name, code: failure.code, reason: failure.message });
+      throw failure;
+    };
+
   const startLocked = async (resolved: ResolvedStanding): Promise<StartOutcome> => {
     const { name } = resolved.definition;
     const target = standingTarget(name);
@@ -144,10 +153,9 @@ export function createStandingService(options: StandingServiceOptions): Standing
         message,
       );
     }
-    const { brief } = await checkStartable(resolved.definition, config).catch((error: unknown) => {
-      events.record('standing.spawn_failed', { name, code: asLoopError(error).code });
-      throw error;
-    });
+    const { brief } = await checkStartable(resolved.definition, config).catch(
+      failedAs('standing.spawn_failed', name),
+    );
     if (decision.clearDeadPane) await driver.clearDead(target, owner);
     const previous = record ?? baseRecord(resolved);
     const result = await starter
@@ -169,15 +177,7 @@ export function createStandingService(options: StandingServiceOptions): Standing
             brief,
           ),
       })
-      .catch((error: unknown) => {
-        const failure = asLoopError(error);
-        events.record('standing.spawn_failed', {
-          name,
-          code: failure.code,
-          reason: failure.message,
-        });
-        throw failure;
-      });
+      .catch(failedAs('standing.spawn_failed', name));
     const { conversationId: _dropped, ...rest } = previous;
     await store.write(name, {
       ...rest,
@@ -208,17 +208,9 @@ export function createStandingService(options: StandingServiceOptions): Standing
       throw new LoopError('foreign_session', standingMessages.foreign(name));
     }
     if (info.state !== 'absent') {
-      try {
-        await driver.terminate(target, owner, { graceMs: options.stopGraceMs });
-      } catch (error) {
-        const failure = asLoopError(error);
-        events.record('standing.stop_failed', {
-          name,
-          code: failure.code,
-          reason: failure.message,
-        });
-        throw failure;
-      }
+      await driver
+        .terminate(target, owner, { graceMs: options.stopGraceMs })
+        .catch(failedAs('standing.stop_failed', name));
     }
     readiness.forget(target);
     options.tokens.revoke(standingRef(name));

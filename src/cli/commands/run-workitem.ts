@@ -27,22 +27,20 @@ export const runWorkItemList: CommandHandler = async (context) => {
   return 0;
 };
 
-/** `the-loop workitem start REF`: addressed to this instance, so a locked one refuses unmanaged items. */
-export const runWorkItemStart: CommandHandler = async (context) => {
-  const result = await context.api<{ outcome: string }>('POST', '/api/v1/work-items/start', {
-    ref: context.args['ref'],
-  });
-  if (context.json) context.printJson(result);
-  else context.print(`${context.args['ref'] ?? ''}: ${result.outcome}`);
-  return 0;
-};
+/** `start` counts as addressed to this instance, so a locked one refuses unmanaged items. */
+const workItemVerb =
+  (verb: 'start' | 'stop'): CommandHandler =>
+  async (context) => {
+    const result = await context.api<{ outcome: string }>('POST', `/api/v1/work-items/${verb}`, {
+      ref: context.args['ref'],
+    });
+    if (context.json) context.printJson(result);
+    else context.print(`${context.args['ref'] ?? ''}: ${result.outcome}`);
+    return 0;
+  };
+
+/** `the-loop workitem start REF`. */
+export const runWorkItemStart = workItemVerb('start');
 
 /** `the-loop workitem stop REF`. */
-export const runWorkItemStop: CommandHandler = async (context) => {
-  const result = await context.api<{ outcome: string }>('POST', '/api/v1/work-items/stop', {
-    ref: context.args['ref'],
-  });
-  if (context.json) context.printJson(result);
-  else context.print(`${context.args['ref'] ?? ''}: ${result.outcome}`);
-  return 0;
-};
+export const runWorkItemStop = workItemVerb('stop');
