@@ -1,4 +1,7 @@
+import { access } from 'node:fs/promises';
+import path from 'node:path';
 import { expect } from 'vitest';
+import { eventually } from '../../helpers/eventually.js';
 import { createServeFixture, type ServeFixture } from '../../helpers/run-serve.js';
 import type { FakeSlack } from '../../fakes/fake-slack/start-fake-slack.js';
 
@@ -44,7 +47,11 @@ export async function startSlackServe(
   return fixture;
 }
 
-/** Creates a standing session announced in #ops; resolves with its thread's ts. */
+/**
+ * Creates a standing session announced in #ops; resolves with its thread's ts once the binding is
+ * on disk. The fake answers `chat.postMessage` before serve writes the binding, so a test that
+ * crashes serve right after the announcement would otherwise race that write.
+ */
 export async function createAnnounced(
   fixture: ServeFixture,
   slack: FakeSlack,
@@ -61,7 +68,22 @@ export async function createAnnounced(
       call.response !== undefined,
     15_000,
   );
-  return String(announcement.response?.['ts']);
+  const threadTs = String(announcement.response?.['ts']);
+  const binding = path.join(
+    fixture.stateRoot,
+    'slack',
+    'threads',
+    `${slackChannel.toLowerCase()}-${threadTs}.json`,
+  );
+  await eventually(
+    () =>
+      access(binding).then(
+        () => true,
+        () => undefined,
+      ),
+    { timeoutMs: 10_000, what: `the binding of ${name}'s thread to be written` },
+  );
+  return threadTs;
 }
 
 /** A thread reply by `dana` sent down the Socket Mode connection; resolves with its ack. */
