@@ -41,6 +41,9 @@ export function createThreadBindings(options: {
     logger: options.logger,
   });
   let byRef: Promise<Map<string, ThreadBinding>> | undefined;
+  // A reply can arrive while its thread's binding is still being written (the announcement's answer
+  // and the first reply race); bindings being written are found here until they are on disk.
+  const writing = new Map<string, ThreadBinding>();
   const index = (): Promise<Map<string, ThreadBinding>> => {
     byRef ??= store
       .list()
@@ -50,7 +53,8 @@ export function createThreadBindings(options: {
 
   return {
     async find(channel, threadTs) {
-      const binding = await store.read(bindingKey(channel, threadTs));
+      const key = bindingKey(channel, threadTs);
+      const binding = writing.get(key) ?? (await store.read(key));
       return binding && binding.channel === channel && binding.threadTs === threadTs
         ? binding
         : undefined;
@@ -59,8 +63,14 @@ export function createThreadBindings(options: {
       return (await index()).get(ref);
     },
     async bind(binding) {
-      await store.write(bindingKey(binding.channel, binding.threadTs), binding);
-      (await index()).set(binding.ref, binding);
+      const key = bindingKey(binding.channel, binding.threadTs);
+      writing.set(key, binding);
+      try {
+        await store.write(key, binding);
+        (await index()).set(binding.ref, binding);
+      } finally {
+        writing.delete(key);
+      }
     },
     async unbindRef(ref) {
       const map = await index();
