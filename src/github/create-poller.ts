@@ -16,11 +16,37 @@ const isPollCursor = (value: unknown): value is PollCursor =>
   value !== null &&
   typeof (value as { since?: unknown }).since === 'string';
 
+interface CommentList {
+  readonly what: string;
+  readonly cursorSuffix: string;
+  readonly route: (
+    octokit: Octokit,
+  ) => Octokit['issues']['listCommentsForRepo'] | Octokit['pulls']['listReviewCommentsForRepo'];
+}
+
 /**
- * For machines with no public URL (DESIGN §7.1): lists new comments on each configured repository
- * every `github.poll.intervalSeconds`, with `since` and a conditional request, and hands each to
- * the same handler as the webhook. The cursor is kept on disk, so comments made while the bot was
- * down are still seen; on the very first run only comments from then on count.
+ * The repository-wide lists GitHub offers. Submitted reviews have no such list (only per pull
+ * request), so a review's own body reaches the-loop through the webhook alone.
+ */
+const commentLists: readonly CommentList[] = [
+  {
+    what: 'list comments',
+    cursorSuffix: '',
+    route: (octokit) => octokit.issues.listCommentsForRepo,
+  },
+  {
+    what: 'list review comments',
+    cursorSuffix: '.review-comments',
+    route: (octokit) => octokit.pulls.listReviewCommentsForRepo,
+  },
+];
+
+/**
+ * For machines with no public URL (DESIGN §7.1): lists new comments and review comments on each
+ * configured repository every `github.poll.intervalSeconds`, with `since` and a conditional
+ * request, and hands each to the same handler as the webhook. The cursors are kept on disk, so
+ * comments made while the bot was down are still seen; on the very first run only comments from
+ * then on count.
  */
 export function createPoller(options: {
   readonly config: Config;
@@ -38,19 +64,24 @@ export function createPoller(options: {
   let running: Promise<void> | undefined;
   let stopped = false;
 
-  const pollRepo = async (full: string): Promise<void> => {
+  /**
+   * One list of one repository since its cursor. Each list keeps its own cursor file: the issue
+   * list under the repository's key (as before review comments were polled), review comments
+   * beside it.
+   */
+  const pollList = async (full: string, list: CommentList): Promise<void> => {
     const [owner = '', repo = ''] = full.split('/');
-    const key = full.toLowerCase().replace(/[^a-z0-9._-]/g, '-');
+    const key = `${full.toLowerCase().replace(/[^a-z0-9._-]/g, '-')}${list.cursorSuffix}`;
     const cursor = (await cursors.read(key)) ?? { since: new Date(now()).toISOString() };
     const started = new Date(now()).toISOString();
     let newest = cursor.since;
     let etag = cursor.etag;
     try {
       const comments = await callGithub(
-        'list comments',
+        list.what,
         async () => {
           const response = await octokit.paginate(
-            octokit.issues.listCommentsForRepo,
+            list.route(octokit),
             {
               owner,
               repo,
@@ -95,13 +126,15 @@ export function createPoller(options: {
 
   const pollAll = async (): Promise<void> => {
     for (const entry of config.github.repos) {
-      try {
-        await pollRepo(entry.repo);
-      } catch (error) {
-        logger.warn(
-          { event: 'github.poll_failed', repo: entry.repo, err: error },
-          'polling a repository failed',
-        );
+      for (const list of commentLists) {
+        try {
+          await pollList(entry.repo, list);
+        } catch (error) {
+          logger.warn(
+            { event: 'github.poll_failed', repo: entry.repo, list: list.what, err: error },
+            'polling a repository failed',
+          );
+        }
       }
     }
   };

@@ -45,17 +45,23 @@ export function createGithubRoutes(
   render: Renderers,
   rate: RateWindow,
 ): Route[] {
-  function listComments([owner = '', name = '', number]: readonly string[], request: RouteRequest) {
-    const issue = number === undefined ? undefined : store.findIssue(owner, name, Number(number));
-    if (!store.hasRepo(owner, name) || (number !== undefined && issue === undefined))
-      return notFound;
-    const selected = selectComments(store.issueComments(owner, name, issue?.number), request.query);
-    if (!selected.ok) return invalid(selected.message);
-    const page = pageList(selected.comments, request.url, request.query);
-    if (!page.ok) return invalid(page.message);
-    const headers: Record<string, string> = page.link === undefined ? {} : { link: page.link };
-    return { status: 200, body: page.items.map(render.comment), headers };
-  }
+  const listComments =
+    (kind: CommentKind) =>
+    ([owner = '', name = '', number]: readonly string[], request: RouteRequest): FakeReply => {
+      const issue = number === undefined ? undefined : store.findIssue(owner, name, Number(number));
+      if (!store.hasRepo(owner, name) || (number !== undefined && issue === undefined))
+        return notFound;
+      const all =
+        kind === 'issue'
+          ? store.issueComments(owner, name, issue?.number)
+          : store.reviewComments(owner, name, issue?.number);
+      const selected = selectComments(all, request.query);
+      if (!selected.ok) return invalid(selected.message);
+      const page = pageList(selected.comments, request.url, request.query);
+      if (!page.ok) return invalid(page.message);
+      const headers: Record<string, string> = page.link === undefined ? {} : { link: page.link };
+      return { status: 200, body: page.items.map(render.comment), headers };
+    };
 
   function createComment(
     [owner = '', name = '', number = '']: readonly string[],
@@ -87,8 +93,13 @@ export function createGithubRoutes(
     };
 
   return [
-    { method: 'GET', pattern: at(`${repo}/issues/comments`), handle: listComments },
-    { method: 'GET', pattern: at(`${repo}/issues/(\\d+)/comments`), handle: listComments },
+    { method: 'GET', pattern: at(`${repo}/issues/comments`), handle: listComments('issue') },
+    {
+      method: 'GET',
+      pattern: at(`${repo}/issues/(\\d+)/comments`),
+      handle: listComments('issue'),
+    },
+    { method: 'GET', pattern: at(`${repo}/pulls/comments`), handle: listComments('review') },
     { method: 'POST', pattern: at(`${repo}/issues/(\\d+)/comments`), handle: createComment },
     {
       method: 'GET',

@@ -72,6 +72,21 @@ export function createGithubStore(now: () => number) {
     return found;
   }
 
+  function commentsOf(
+    kind: CommentKind,
+    owner: string,
+    repo: string,
+    number?: number,
+  ): CommentRecord[] {
+    const key = repoKey(owner, repo);
+    return [...comments.values()].filter(
+      (c) =>
+        c.kind === kind &&
+        repoKey(c.issue.owner, c.issue.repo) === key &&
+        (number === undefined || c.issue.number === number),
+    );
+  }
+
   function findIssue(owner: string, repo: string, number: number): IssueRecord | undefined {
     return repos.get(repoKey(owner, repo))?.issues.get(number);
   }
@@ -125,13 +140,11 @@ export function createGithubStore(now: () => number) {
     },
     /** Issue comments of a repository (or of one issue), oldest first. */
     issueComments(owner: string, repo: string, number?: number): CommentRecord[] {
-      const key = repoKey(owner, repo);
-      return [...comments.values()].filter(
-        (c) =>
-          c.kind === 'issue' &&
-          repoKey(c.issue.owner, c.issue.repo) === key &&
-          (number === undefined || c.issue.number === number),
-      );
+      return commentsOf('issue', owner, repo, number);
+    },
+    /** Review comments of a repository (or of one pull request), oldest first. */
+    reviewComments(owner: string, repo: string, number?: number): CommentRecord[] {
+      return commentsOf('review', owner, repo, number);
     },
     editComment(comment: CommentRecord, body: string): void {
       comment.body = body;

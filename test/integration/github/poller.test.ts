@@ -77,7 +77,10 @@ describe('createPoller against the fake GitHub with a real Octokit', () => {
     const first = poller();
     await first.pollOnce();
     expect(accepted).toEqual([]);
-    expect(await readdir(path.join(root, 'github', 'poll'))).toEqual(['octo-repo.json']);
+    expect((await readdir(path.join(root, 'github', 'poll'))).sort()).toEqual([
+      'octo-repo.json',
+      'octo-repo.review-comments.json',
+    ]);
     expect(Date.parse((await cursor()).since)).toBeLessThanOrEqual(clock);
 
     at('2024-05-01T10:00:30.000Z');
@@ -111,6 +114,29 @@ describe('createPoller against the fake GitHub with a real Octokit', () => {
     }
     expect(bodies()).toEqual(['the-loop start']);
     expect(accepted[0]?.item.number).toBe(40);
+  });
+
+  it('takes review comments on the diff of a pull request too, each once, with their own cursor', async () => {
+    const watcher = poller();
+    await watcher.pollOnce();
+    at('2024-05-01T10:00:30.000Z');
+    const review = github.addReviewComment('octo', 'repo', 40, {
+      body: 'rename this variable',
+      user: octocat,
+    });
+    github.addComment('octo', 'repo', 12, { body: 'and on the issue', user: octocat });
+    for (const time of ['10:01:00', '10:01:30']) {
+      await watcher.pollOnce();
+      at(`2024-05-01T${time}.000Z`);
+    }
+    expect(accepted.map((comment) => [comment.kind, comment.item.number, comment.body])).toEqual([
+      ['issue_comment', 12, 'and on the issue'],
+      ['review_comment', 40, 'rename this variable'],
+    ]);
+    expect(accepted[1]?.commentId).toBe(review.id);
+    expect(github.callsMatching('GET', /^\/repos\/octo\/repo\/pulls\/comments$/)).not.toHaveLength(
+      0,
+    );
   });
 
   it('does not take an edit of an older comment for a new comment', async () => {
@@ -192,7 +218,7 @@ describe('createPoller against the fake GitHub with a real Octokit', () => {
       log.lines
         .filter((line) => line['event'] === 'github.poll_failed')
         .map((line) => line['repo']),
-    ).toEqual(['octo/missing', 'octo/missing']);
+    ).toEqual(['octo/missing', 'octo/missing', 'octo/missing', 'octo/missing']);
   });
 
   it('joins a round already running instead of starting a second one', async () => {

@@ -43,6 +43,26 @@ describe('fromPolledComment', () => {
     expect(fromPolledComment(comment, repo, since, receivedAt)?.item.number).toBe(40);
   });
 
+  it('reads a comment from the review-comment list as a review comment on its pull request', () => {
+    const { issue_url: _unused, ...rest } = polled();
+    const comment: PolledComment = {
+      ...rest,
+      pull_request_url: `${api}/pulls/40`,
+      html_url: 'https://github.com/octo/repo/pull/40#discussion_r1000007',
+    };
+    expect(fromPolledComment(comment, repo, since, receivedAt)).toMatchObject({
+      kind: 'review_comment',
+      commentId: 1_000_007,
+      item: { host: 'github.com', owner: 'octo', repo: 'repo', number: 40 },
+    });
+  });
+
+  it('drops a review comment whose pull_request_url names no pull request', () => {
+    const { issue_url: _unused, ...rest } = polled();
+    const comment: PolledComment = { ...rest, pull_request_url: `${api}/issues/40` };
+    expect(fromPolledComment(comment, repo, since, receivedAt)).toBeUndefined();
+  });
+
   it('takes the host of the repository it polled', () => {
     const ghes = { host: 'ghe.example.com', owner: 'octo', repo: 'repo' };
     expect(fromPolledComment(polled(), ghes, since, receivedAt)?.item.host).toBe('ghe.example.com');
