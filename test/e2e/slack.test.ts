@@ -315,7 +315,7 @@ describe('Slack end to end: the real Bolt app against the fake Slack', () => {
     expect(fixture.output()).toContain('slack.connect_failed');
   });
 
-  it('HTTP mode rejects a bad signature and a stale timestamp with 401 and accepts a signed event', async () => {
+  it('HTTP mode rejects a bad signature and a stale or future timestamp with 401 and accepts a signed event', async () => {
     slack = await startFakeSlack({ users: { [dana]: { name: 'dana' } } });
     const port = await freePort();
     await startServe(() => ({}), 'http', port);
@@ -337,6 +337,16 @@ describe('Slack end to end: the real Bolt app against the fake Slack', () => {
       >,
     });
     expect(stale.status).toBe(401);
+    const futureTs = Math.floor(Date.now() / 1000) + 60 * 60;
+    const future = await fetch(url, {
+      method: 'POST',
+      body,
+      headers: signSlackRequest('shh-signing-secret', body, futureTs) as unknown as Record<
+        string,
+        string
+      >,
+    });
+    expect(future.status).toBe(401);
     const good = await fetch(url, {
       method: 'POST',
       body,
