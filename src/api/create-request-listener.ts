@@ -20,6 +20,11 @@ export interface RequestListenerOptions {
   readonly now: () => number;
 }
 
+// How much of an oversized body is read and dropped before the 413, so a client still sending it
+// sees the answer rather than a reset (see readBody).
+const drainOversizedBytes = 16 * 1024 * 1024;
+const drainOversizedMs = 2_000;
+
 /** The whole request pipeline of one listener: auth, routing, body, handler, error mapping, log. */
 export function createRequestListener(
   options: RequestListenerOptions,
@@ -106,7 +111,11 @@ async function respond(
     );
   }
 
-  const read = await readBody(request, options.maxBodyBytes);
+  const read = await readBody(request, {
+    maxBytes: options.maxBodyBytes,
+    drainBytes: drainOversizedBytes,
+    drainMs: drainOversizedMs,
+  });
   if (read.kind === 'too_large') {
     return refuse(
       new LoopError(

@@ -98,8 +98,7 @@ describe('bad input against a running serve', () => {
   });
 
   it('control socket: an oversized body is 413', async () => {
-    // Declared in Content-Length, so the refusal comes before a byte of it is read. (A client
-    // still streaming a chunked body when serve closes the connection may see EPIPE instead.)
+    // Declared in Content-Length, so the refusal comes before a byte of it is read.
     const answer = await streamRequest({
       socketPath: socketPath(),
       path: '/api/v1/standing-sessions',
@@ -110,6 +109,20 @@ describe('bad input against a running serve', () => {
     expect(answer.status).toBe(413);
     expect(JSON.parse(answer.text)).toMatchObject({ code: 'payload_too_large' });
     expect(answer.sent).toBe(0);
+  });
+
+  it('control socket: a client still streaming a chunked body over the limit reads the 413', async () => {
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      const answer = await streamRequest({
+        socketPath: socketPath(),
+        path: '/api/v1/standing-sessions',
+        headers: json,
+        totalBytes: 4 * 1024 * 1024,
+        declareLength: false,
+      });
+      expect(answer.status).toBe(413);
+      expect(JSON.parse(answer.text)).toMatchObject({ code: 'payload_too_large' });
+    }
   });
 
   it('control socket: invalid UTF-8 and malformed JSON are 400', async () => {
