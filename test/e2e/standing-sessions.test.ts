@@ -349,4 +349,61 @@ describe('standing sessions end to end: bin/the-loop against a running serve', (
     expect(client.exitCode).toBe(1);
     expect(client.stderr).toMatch(/the-loop serve/);
   });
+  describe('an agent that, like Claude Code, reads an Enter within 100 ms of a paste as a newline', () => {
+    const claudeLike = (delivery: Record<string, number>, settleMs = 100) =>
+      createServeFixture(({ agentHome }) => ({
+        harnesses: {
+          fake: {
+            kind: 'claude',
+            command: 'env',
+            args: [
+              `FAKE_AGENT_HOME=${agentHome}`,
+              `FAKE_AGENT_PASTE_SETTLE_MS=${settleMs}`,
+              process.execPath,
+              path.resolve('test/fakes/fake-agent.mjs'),
+            ],
+          },
+        },
+        delivery: { readyTimeoutMs: 15_000, confirmTimeoutMs: 3_000, ...delivery },
+      }));
+    const absorbed = async (fixture: ServeFixture) =>
+      (await jsonLines<{ event: string }>(path.join(fixture.agentHome, 'events.jsonl'))).filter(
+        (line) => line.event === 'enter_absorbed',
+      ).length;
+
+    // Whether the first Enter was the one that counted depends on scheduling on a loaded machine, so
+    // this checks the outcome; that the default pause is longer than Claude's window is checked in
+    // the config tests, and the absorbing itself in the fake agent's reader tests.
+    it('gets each message whole and in order with the default pause before Enter', async () => {
+      fixture = await claudeLike({});
+      await fixture.start();
+      expect((await fixture.cli(['standing', 'create', 'sup'])).exitCode).toBe(0);
+      for (const text of ['first', 'second']) {
+        const said = await fixture.cli(['standing', 'say', 'sup', text], { env: { USER: 'ana' } });
+        expect(said.exitCode, said.stderr).toBe(0);
+        expect(said.stdout).toMatch(/delivered/);
+      }
+      expect((await userPrompts(fixture)).map((line) => line.prompt)).toEqual([
+        '[cli · ana]\n\nfirst',
+        '[cli · ana]\n\nsecond',
+      ]);
+    });
+
+    it('still gets a message whose first Enter came too soon, by pressing Enter again', async () => {
+      // A window of a second makes sure the immediate Enter lands in it; the second Enter comes
+      // after confirmTimeoutMs (3 s), well after.
+      fixture = await claudeLike({ submitDelayMs: 0 }, 1_000);
+      await fixture.start();
+      expect((await fixture.cli(['standing', 'create', 'sup'])).exitCode).toBe(0);
+      const said = await fixture.cli(['standing', 'say', 'sup', 'late but whole'], {
+        env: { USER: 'ana' },
+      });
+      expect(said.exitCode, said.stderr).toBe(0);
+      expect(said.stdout).toMatch(/delivered/);
+      expect((await userPrompts(fixture)).map((line) => line.prompt.trim())).toEqual([
+        '[cli · ana]\n\nlate but whole',
+      ]);
+      expect(await absorbed(fixture)).toBeGreaterThan(0);
+    });
+  });
 });

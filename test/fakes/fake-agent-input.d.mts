@@ -4,6 +4,8 @@ export type InputEffect =
   | { type: 'erase' }
   | { type: 'pasted'; length: number }
   | { type: 'submit'; text: string }
+  /** An Enter read while a paste was still settling: a newline in the prompt, not a submit. */
+  | { type: 'absorbed-enter' }
   | { type: 'escape' }
   | { type: 'ctrl-c'; repeated: boolean };
 
@@ -16,4 +18,8 @@ export interface InputReader {
   flush(): InputEffect[];
 }
 
-export function createInputReader(): InputReader;
+export function createInputReader(options?: {
+  /** Quiet time after a paste before Enter submits (Claude Code: 100 ms); 0 = none. */
+  pasteSettleMs?: number;
+  now?: () => number;
+}): InputReader;

@@ -14,10 +14,17 @@ const PASTE_END = '\x1b[201~';
  * paste every character is text (newlines included); outside it Enter submits, so a pasted message
  * is submitted only by the separate Enter the delivery core sends.
  *
+ * `pasteSettleMs` copies Claude Code's paste handler: a paste is committed only after that much
+ * quiet time, and an Enter read before then joins the paste as a newline instead of submitting.
+ *
+ * @param {{ pasteSettleMs?: number, now?: () => number }} [options]
  * @returns {InputReader}
  */
-export function createInputReader() {
+export function createInputReader(options = {}) {
+  const pasteSettleMs = options.pasteSettleMs ?? 0;
+  const now = options.now ?? Date.now;
   let pending = '';
+  let pasteEndedAt = Number.NEGATIVE_INFINITY;
   let inPaste = false;
   let pasteLength = 0;
   /** tmux turns each LF of a paste into CR, so a CR is a newline and a CR LF pair is one. */
@@ -54,6 +61,7 @@ export function createInputReader() {
         }
         addPasted(text.slice(i, end));
         inPaste = false;
+        pasteEndedAt = now();
         effects.push({ type: 'pasted', length: pasteLength });
         i = end + PASTE_END.length;
         continue;
@@ -95,7 +103,10 @@ export function createInputReader() {
    * @param {InputEffect[]} effects
    */
   function control(char, effects) {
-    if (char === '\r') {
+    if (char === '\r' && now() - pasteEndedAt < pasteSettleMs) {
+      line += '\n';
+      key(effects, { type: 'absorbed-enter' });
+    } else if (char === '\r') {
       if (line.length > 0) key(effects, { type: 'submit', text: line });
       line = '';
     } else if (char === '\x7f' || char === '\b') {

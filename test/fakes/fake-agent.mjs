@@ -10,7 +10,9 @@
  *
  * Knobs (environment): FAKE_AGENT_STARTUP_MS (input is dropped until ready, default 0),
  * FAKE_AGENT_TURN_MS (time to answer, so Escape can cancel a turn; default 0),
- * FAKE_AGENT_HOOK_TIMEOUT_MS (default 10 000, or a hook's own `timeout` in seconds).
+ * FAKE_AGENT_HOOK_TIMEOUT_MS (default 10 000, or a hook's own `timeout` in seconds),
+ * FAKE_AGENT_PASTE_SETTLE_MS (an Enter this soon after a paste joins it as a newline, as in Claude
+ * Code, whose paste handler waits 100 ms; default 0, recorded as an `enter_absorbed` event).
  * A prompt with a line `FAKE:notify` also fires a permission Notification; one containing
  * `FAKE:exit` makes the agent exit 0 once that turn is answered.
  */
@@ -156,7 +158,9 @@ function interrupt(key) {
   recordEvent('interrupt', { key, turnActive });
 }
 
-const reader = createInputReader();
+const reader = createInputReader({
+  pasteSettleMs: Number(process.env.FAKE_AGENT_PASTE_SETTLE_MS ?? 0) || 0,
+});
 /** @param {import('./fake-agent-input.mjs').InputEffect[]} effects */
 function apply(effects) {
   for (const effect of effects) {
@@ -164,7 +168,10 @@ function apply(effects) {
     else if (effect.type === 'erase') stdout.write('\b \b');
     else if (effect.type === 'pasted') stdout.write(`[Pasted text, ${effect.length} chars]`);
     else if (effect.type === 'submit') submit(effect.text);
-    else if (effect.type === 'escape') interrupt('escape');
+    else if (effect.type === 'absorbed-enter') {
+      stdout.write('\r\n');
+      recordEvent('enter_absorbed');
+    } else if (effect.type === 'escape') interrupt('escape');
     else if (effect.type === 'ctrl-c') {
       interrupt('ctrl-c');
       if (effect.repeated) exit(0, 'ctrl-c');

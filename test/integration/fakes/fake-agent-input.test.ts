@@ -34,6 +34,21 @@ describe('createInputReader', () => {
     expect(submits(feedAll(Array.from(pasted)))).toEqual(['xa\nb\n\nc\nd\té🚀']);
   });
 
+  it('with a paste settle, an Enter read too soon joins the paste and a later one submits it', () => {
+    let clock = 1_000;
+    const reader = createInputReader({ pasteSettleMs: 100, now: () => clock });
+    expect(reader.feed(`${START}hello${END}`)).toEqual([{ type: 'pasted', length: 5 }]);
+    clock += 99;
+    expect(reader.feed('\r')).toEqual([{ type: 'absorbed-enter' }]);
+    clock += 1;
+    expect(reader.feed('\r')).toEqual([{ type: 'submit', text: 'hello\n' }]);
+  });
+
+  it('with a paste settle, an Enter in the same read as the paste joins it', () => {
+    const reader = createInputReader({ pasteSettleMs: 100, now: () => 5_000 });
+    expect(submits(reader.feed(`${START}hello${END}\r`))).toEqual([]);
+  });
+
   it('never submits inside a paste that has not ended', () => {
     const reader = createInputReader();
     expect(reader.feed(`${START}one\rtwo\r`)).toEqual([]);

@@ -357,7 +357,7 @@ describe('resolveConfig defaults', () => {
       },
       defaults: { harness: 'claude', cwd: '/etc/the-loop' },
       standing: { autoStart: true, allowedRoots: ['/etc/the-loop'], sessions: [] },
-      delivery: { readyTimeoutMs: 30000, submitDelayMs: 30, confirmTimeoutMs: 5000 },
+      delivery: { readyTimeoutMs: 30000, submitDelayMs: 150, confirmTimeoutMs: 5000 },
       slack: { enabled: true, mode: 'socket', channel: '', command: '/loop', authorizedUsers: [] },
       github: {
         repos: [],
@@ -372,6 +372,14 @@ describe('resolveConfig defaults', () => {
     expect(resolveConfig(null, configPath)).toEqual(expected);
     expect(resolveConfig(undefined, configPath)).toEqual(expected);
     expect(resolveConfig({}, configPath)).toEqual(expected);
+  });
+
+  it('waits longer before Enter than Claude Code (100 ms) and Codex CLI (120 ms) hold a paste open', () => {
+    // An Enter inside that window becomes a newline in the paste; the message then waits for the
+    // confirmation timeout and a second Enter.
+    const { delivery } = resolveConfig({}, configPath);
+    expect(delivery.submitDelayMs).toBeGreaterThan(120);
+    expect(delivery.submitDelayMs).toBeLessThan(delivery.confirmTimeoutMs);
   });
 
   it('fills a session from `defaults` and the session defaults', () => {
