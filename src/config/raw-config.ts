@@ -1,61 +1,28 @@
+import type { Config, HarnessConfig, StandingSessionConfig } from './types.js';
+
 /**
  * A config as it stands after schema validation with ajv's `useDefaults`: every static default is
  * in place, paths are still as written, and the keys whose defaults depend on other keys (a
- * harness's kind-dependent keys, a session's harness and cwd) may be missing.
+ * harness's kind-dependent keys, a session's harness and cwd) may be missing. Derived from
+ * Config, so the two shapes cannot drift apart.
  */
 
-export interface RawHarness {
-  readonly kind?: 'claude' | 'command';
-  readonly command?: string;
-  readonly args?: readonly string[];
-  readonly agent?: boolean;
-  readonly interruptKey?: string;
-  readonly readyPattern?: string;
-}
+export type RawHarness = Partial<HarnessConfig>;
 
-export interface RawSession {
-  readonly name: string;
-  readonly description: string;
+export type RawSession = Omit<StandingSessionConfig, 'harness' | 'cwd' | 'slack'> & {
   readonly harness?: string;
-  readonly args: readonly string[];
   readonly cwd?: string;
-  readonly prompt?: string;
-  readonly promptFile?: string;
-  readonly autoStart: boolean;
   readonly slack: false | { readonly channel?: string };
-}
+};
 
-export interface RawConfig {
+export type RawConfig = Omit<
+  Config,
+  'configPath' | 'instance' | 'instanceWarnings' | 'harnesses' | 'standing'
+> & {
   /** Never read from here: resolveInstance judges the block as the file had it. */
   readonly instance?: unknown;
-  readonly state: { readonly root: string };
-  readonly tmux: { readonly socket: string };
   readonly harnesses: Readonly<Record<string, RawHarness>>;
-  readonly defaults: { readonly harness: string; readonly cwd: string };
-  readonly standing: {
-    readonly autoStart: boolean;
-    readonly allowedRoots: readonly string[];
+  readonly standing: Omit<Config['standing'], 'sessions'> & {
     readonly sessions: readonly RawSession[];
   };
-  readonly delivery: {
-    readonly readyTimeoutMs: number;
-    readonly submitDelayMs: number;
-    readonly confirmTimeoutMs: number;
-  };
-  readonly slack: {
-    readonly enabled: boolean;
-    readonly mode: 'socket' | 'http';
-    readonly channel: string;
-    readonly command: string;
-    readonly authorizedUsers: readonly string[];
-  };
-  readonly github: {
-    readonly repos: readonly { readonly repo: string; readonly path: string }[];
-    readonly authorizedUsers: readonly string[];
-    readonly keyword: string;
-    readonly webhook: { readonly path: string; readonly allowUnsigned: boolean };
-    readonly poll: { readonly enabled: boolean; readonly intervalSeconds: number };
-  };
-  readonly http: { readonly host: string; readonly port: number };
-  readonly api: { readonly listen: string };
-}
+};
