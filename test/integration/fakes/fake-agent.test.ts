@@ -13,7 +13,7 @@ import {
   waitForJsonLines,
   waitForPrompts,
 } from '../../fakes/fake-agent-records.js';
-import { createPrivateTmux, type PrivateTmux } from './private-tmux.js';
+import { createPrivateTmux, type PrivateTmux } from '../../helpers/private-tmux.js';
 import { startAgentPane, type AgentPaneOptions } from './start-agent-pane.js';
 
 const WAIT_MS = 10_000;
@@ -33,7 +33,7 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  await tmux.kill();
+  await tmux.dispose();
   await rm(dir, { recursive: true, force: true });
 });
 

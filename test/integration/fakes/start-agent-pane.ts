@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import type { PrivateTmux } from './private-tmux.js';
+import type { PrivateTmux } from '../../helpers/private-tmux.js';
 
 const AGENT = fileURLToPath(new URL('../../fakes/fake-agent.mjs', import.meta.url));
 const EXIT_WAIT_MS = 15_000;
