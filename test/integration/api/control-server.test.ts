@@ -9,7 +9,7 @@ import { createControlServer, type ControlServer } from '../../../src/api/create
 import type { Route } from '../../../src/api/route.js';
 import { unwrap } from '../../../src/api/unwrap.js';
 import { LoopError } from '../../../src/errors.js';
-import { captureLogger, type CapturedLog } from './capture-logger.js';
+import { captureLogger, type CapturedLog } from '../../helpers/capture-logger.js';
 import { rawRequest } from './raw-request.js';
 
 const maxBodyBytes = 64 * 1024;

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { callGithub } from '../../../src/github/call-github.js';
 import { startFakeGithub, type FakeGithub } from '../../fakes/fake-github/start-fake-github.js';
-import { captureLogger } from '../api/capture-logger.js';
+import { captureLogger } from '../../helpers/capture-logger.js';
 import { surfaceOctokit } from './surface-octokit.js';
 
 const issuePath = /^\/repos\/octo\/repo\/issues\/12$/;

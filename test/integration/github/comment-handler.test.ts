@@ -12,8 +12,8 @@ import {
   withComment,
   type ExamplePayload,
 } from '../../fakes/fake-github/webhook-delivery.js';
-import { githubConfig } from '../../unit/github/github-config.js';
-import { captureLogger } from '../api/capture-logger.js';
+import { githubConfig } from '../../helpers/github-config.js';
+import { captureLogger } from '../../helpers/capture-logger.js';
 import { recordingDelivery, recordingEvents, recordingWorkItems } from './recording-fakes.js';
 import { surfaceOctokit } from './surface-octokit.js';
 

@@ -3,8 +3,8 @@ import { createGithubActions } from '../../../src/github/create-github-actions.j
 import { createGithubPoster } from '../../../src/github/create-github-poster.js';
 import { carriesMarker, hiddenMarker } from '../../../src/github/github-comment.js';
 import { startFakeGithub, type FakeGithub } from '../../fakes/fake-github/start-fake-github.js';
-import { githubConfig } from '../../unit/github/github-config.js';
-import { captureLogger } from '../api/capture-logger.js';
+import { githubConfig } from '../../helpers/github-config.js';
+import { captureLogger } from '../../helpers/capture-logger.js';
 import { surfaceOctokit } from './surface-octokit.js';
 
 describe('createGithubPoster with the fake GitHub and a real Octokit', () => {

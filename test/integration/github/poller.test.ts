@@ -5,8 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createPoller } from '../../../src/github/create-poller.js';
 import type { GithubComment } from '../../../src/github/github-comment.js';
 import { startFakeGithub, type FakeGithub } from '../../fakes/fake-github/start-fake-github.js';
-import { githubConfig } from '../../unit/github/github-config.js';
-import { captureLogger } from '../api/capture-logger.js';
+import { githubConfig } from '../../helpers/github-config.js';
+import { captureLogger } from '../../helpers/capture-logger.js';
 import { surfaceOctokit } from './surface-octokit.js';
 
 const octocat = { login: 'octocat' };

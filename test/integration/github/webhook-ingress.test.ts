@@ -11,7 +11,7 @@ import {
   withComment,
   type ExamplePayload,
 } from '../../fakes/fake-github/webhook-delivery.js';
-import { captureLogger } from '../api/capture-logger.js';
+import { captureLogger } from '../../helpers/capture-logger.js';
 import { rawRequest, serveListener, type ServedListener } from './serve-listener.js';
 
 const secret = 'webhook-secret-for-tests';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isLoopError, type LoopError } from '../../../src/errors.js';
 import { callGithub } from '../../../src/github/call-github.js';
-import { captureLogger } from '../../integration/api/capture-logger.js';
+import { captureLogger } from '../../helpers/capture-logger.js';
 
 /** What Octokit throws for an HTTP error: a status and the response headers. */
 const httpError = (status: number, headers: Record<string, string> = {}) =>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decideGithub, type GithubDecision } from '../../../src/github/decide-github.js';
-import { githubConfig } from './github-config.js';
+import { githubConfig } from '../../helpers/github-config.js';
 
 const token = 'ghs_token';
 const secret = 'webhook-secret';

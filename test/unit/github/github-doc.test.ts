@@ -7,7 +7,7 @@ import { decideGithub } from '../../../src/github/decide-github.js';
 import { hiddenMarker } from '../../../src/github/github-comment.js';
 import { githubRetryDelay } from '../../../src/github/github-retry-delay.js';
 import { parseWorkItemRef, workItemTarget } from '../../../src/refs.js';
-import { githubConfig } from './github-config.js';
+import { githubConfig } from '../../helpers/github-config.js';
 import {
   codeSpan,
   fencedBlocks,

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../src/log/create-logger.js';
 import { bindingKey, createThreadBindings } from '../../../src/slack/thread-bindings.js';
-import { makeTempDir, type TempDir } from '../state/state-fixtures.js';
+import { makeTempDir, type TempDir } from '../../helpers/fs-fixtures.js';
 
 const binding = {
   channel: 'C0OPS',

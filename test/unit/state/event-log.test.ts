@@ -5,12 +5,12 @@ import { formatEventLine, openEventLog } from '../../../src/state/event-log.js';
 import { readEvents } from '../../../src/state/read-events.js';
 import {
   asUnprivileged,
-  captureLogger,
   makeTempDir,
   modeOf,
   withUmask,
   type TempDir,
-} from './state-fixtures.js';
+} from '../../helpers/fs-fixtures.js';
+import { captureLogger } from '../../helpers/capture-logger.js';
 
 let temp: TempDir;
 let file: string;

@@ -6,7 +6,7 @@ import {
   loadInstanceIdentity,
   parseInstanceIdentity,
 } from '../../../src/state/instance-identity.js';
-import { makeTempDir, modeOf, type TempDir } from './state-fixtures.js';
+import { makeTempDir, modeOf, type TempDir } from '../../helpers/fs-fixtures.js';
 
 let temp: TempDir;
 let root: string;

@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseEventLine, readEvents } from '../../../src/state/read-events.js';
-import { makeTempDir, type TempDir } from './state-fixtures.js';
+import { makeTempDir, type TempDir } from '../../helpers/fs-fixtures.js';
 
 let temp: TempDir;
 beforeEach(async () => {

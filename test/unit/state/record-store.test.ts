@@ -3,7 +3,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isLoopError } from '../../../src/errors.js';
 import { createRecordStore, type RecordStore } from '../../../src/state/record-store.js';
-import { captureLogger, makeTempDir, modeOf, withUmask, type TempDir } from './state-fixtures.js';
+import { makeTempDir, modeOf, withUmask, type TempDir } from '../../helpers/fs-fixtures.js';
+import { captureLogger } from '../../helpers/capture-logger.js';
 
 interface Note {
   readonly title: string;

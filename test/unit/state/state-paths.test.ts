@@ -2,7 +2,8 @@ import { chmod, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ensureStateRoot, statePaths } from '../../../src/state/state-paths.js';
-import { captureLogger, makeTempDir, modeOf, withUmask, type TempDir } from './state-fixtures.js';
+import { makeTempDir, modeOf, withUmask, type TempDir } from '../../helpers/fs-fixtures.js';
+import { captureLogger } from '../../helpers/capture-logger.js';
 
 let temp: TempDir;
 beforeEach(async () => {

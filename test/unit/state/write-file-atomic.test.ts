@@ -2,7 +2,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { writeFileAtomic } from '../../../src/state/write-file-atomic.js';
-import { makeTempDir, modeOf, type TempDir } from './state-fixtures.js';
+import { makeTempDir, modeOf, type TempDir } from '../../helpers/fs-fixtures.js';
 
 let temp: TempDir;
 beforeEach(async () => {

@@ -1,24 +1,6 @@
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createLogger, type Logger } from '../../../src/log/create-logger.js';
-
-export interface CapturedLogger {
-  readonly logger: Logger;
-  readonly lines: Array<Record<string, unknown>>;
-  /** The `event` field of every logged line, in order. */
-  events(): unknown[];
-}
-
-/** A real pino logger whose lines land in an array, so tests can assert on warnings. */
-export function captureLogger(): CapturedLogger {
-  const lines: Array<Record<string, unknown>> = [];
-  const logger = createLogger({
-    level: 'debug',
-    destination: { write: (line: string) => void lines.push(JSON.parse(line)) },
-  });
-  return { logger, lines, events: () => lines.map((line) => line.event) };
-}
 
 export interface TempDir {
   readonly path: string;

@@ -1,5 +1,5 @@
-import { resolveConfig } from '../../../src/config/resolve-config.js';
-import type { Config } from '../../../src/config/types.js';
+import { resolveConfig } from '../../src/config/resolve-config.js';
+import type { Config } from '../../src/config/types.js';
 
 /**
  * A real resolved Config (schema defaults applied) from the few keys a GitHub test cares about,

@@ -1,4 +1,4 @@
-import { createLogger, type Logger } from '../../../src/log/create-logger.js';
+import { createLogger, type Logger } from '../../src/log/create-logger.js';
 
 type Line = Record<string, unknown>;
 
@@ -6,6 +6,8 @@ export interface CapturedLog {
   readonly logger: Logger;
   /** Every line written so far, parsed. */
   readonly lines: Line[];
+  /** The `event` field of every line, in order. */
+  readonly events: () => unknown[];
   /** Every line as written, to search for text that must never be logged. */
   readonly text: () => string;
   /** Resolves with the first line (already written or still to come) that matches. */
@@ -36,5 +38,11 @@ export function captureLogger(): CapturedLog {
     if (seen !== undefined) return Promise.resolve(seen);
     return new Promise((resolve) => waiters.push({ matches, resolve }));
   };
-  return { logger, lines, text: () => raw.join(''), waitFor };
+  return {
+    logger,
+    lines,
+    events: () => lines.map((line) => line['event']),
+    text: () => raw.join(''),
+    waitFor,
+  };
 }
