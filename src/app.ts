@@ -33,6 +33,7 @@ import { isStandingRecord } from './standing/is-standing-record.js';
 import { ensurePrivateDir } from './state/ensure-private-dir.js';
 import { openEventLog, type EventLog } from './state/event-log.js';
 import { loadInstanceIdentity } from './state/instance-identity.js';
+import { cacheRecordStore } from './state/cached-record-store.js';
 import { createRecordStore } from './state/record-store.js';
 import { ensureStateRoot, type StatePaths } from './state/state-paths.js';
 import { createTmuxDriver } from './tmux/create-tmux-driver.js';
@@ -92,12 +93,13 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   const readiness = createReadinessTracker();
   const confirmations = createConfirmationTracker();
-  const store = createRecordStore({ dir: paths.standing, validate: isStandingRecord, logger });
-  const workItemStore = createRecordStore({
-    dir: paths.workitems,
-    validate: isWorkItemRecord,
-    logger,
-  });
+  // serve alone writes these records, so after the first listing they are read from memory.
+  const store = cacheRecordStore(
+    createRecordStore({ dir: paths.standing, validate: isStandingRecord, logger }),
+  );
+  const workItemStore = cacheRecordStore(
+    createRecordStore({ dir: paths.workitems, validate: isWorkItemRecord, logger }),
+  );
   const standingTargets = createStandingTargets({ config, store, owner });
   // Bound below, once the work-item service exists; the core only calls it per delivery.
   let workItemTargets: (ref: string) => Promise<DeliveryTarget> = async (ref) => {
