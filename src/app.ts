@@ -50,6 +50,7 @@ import {
 import { isWorkItemRecord } from './workitems/workitem-types.js';
 import type { ReplySink } from './replies/reply-router.js';
 import { createExecaTmuxRunner } from './tmux/tmux-runner.js';
+import { createControlModeRunner } from './tmux/create-control-mode-runner.js';
 import { tmuxEnvironment } from './tmux/tmux-environment.js';
 import { createDedupeLedger } from './state/create-dedupe-ledger.js';
 import path from 'node:path';
@@ -87,8 +88,16 @@ export async function createApp(options: AppOptions): Promise<App> {
   const { id: owner } = await loadInstanceIdentity(paths.root);
   const events: EventLog = openEventLog({ path: paths.events, logger });
 
+  const tmuxOptions = { socket: config.tmux.socket, env: tmuxEnvironment(env) };
+  const tmuxRunner = createControlModeRunner({
+    ...tmuxOptions,
+    sessionName: `loop-control-${owner.slice(0, 12)}`,
+    scratchDir: paths.tmuxScratch,
+    fallback: createExecaTmuxRunner(tmuxOptions),
+    logger,
+  });
   const driver = createTmuxDriver({
-    runner: createExecaTmuxRunner({ socket: config.tmux.socket, env: tmuxEnvironment(env) }),
+    runner: tmuxRunner,
     logger,
   });
   const readiness = createReadinessTracker();
@@ -293,6 +302,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       if (slack) await slack.stop();
       if (http) await http.stop();
       await server.stop();
+      await tmuxRunner.close();
       events.record('serve.stopped', { pid: process.pid });
       await events.close();
     },

@@ -15,6 +15,8 @@ export interface StatePaths {
   readonly instanceFile: string;
   /** Per-session harness files (Claude Code settings with the-loop's hooks). */
   readonly harness: string;
+  /** Texts on their way into a tmux buffer, each removed once loaded. */
+  readonly tmuxScratch: string;
 }
 
 /** Where everything lives under the state root (DESIGN §3.4); the one place these names appear. */
@@ -30,6 +32,7 @@ export function statePaths(root: string): StatePaths {
     dedupe: path.join(root, 'dedupe'),
     instanceFile: path.join(root, 'instance.json'),
     harness: path.join(root, 'harness'),
+    tmuxScratch: path.join(root, 'tmux'),
   };
 }
 

@@ -28,6 +28,8 @@ export function createExecaTmuxRunner(options: ExecaTmuxRunnerOptions): TmuxRunn
   const base = [
     ...(options.socket ? ['-L', options.socket] : []),
     ...(options.configFile ? ['-f', options.configFile] : []),
+    // UTF-8 output whatever the locale (a systemd unit often has none): else non-ASCII reads `_`.
+    '-u',
   ];
   const binary = options.binary ?? 'tmux';
   return {

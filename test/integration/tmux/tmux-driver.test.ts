@@ -1,4 +1,7 @@
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createControlModeRunner } from '../../../src/tmux/create-control-mode-runner.js';
 import { createTmuxDriver } from '../../../src/tmux/create-tmux-driver.js';
 import type { TmuxDriver } from '../../../src/tmux/tmux-driver.js';
 import { silentLogger } from '../../../src/log/create-logger.js';
@@ -8,16 +11,36 @@ import { isLoopError } from '../../../src/errors.js';
 
 const owner = 'owner-test-1';
 
-describe('tmux driver on a private server', () => {
+const controlSession = 'loop-control-test';
+
+/** The same driver over each way of talking to tmux: a process per command, or one `tmux -C`. */
+const runners = [
+  { label: 'a tmux process per command', control: false },
+  { label: 'one tmux control-mode client', control: true },
+];
+
+describe.each(runners)('tmux driver on a private server, through $label', ({ control }) => {
   let server: PrivateTmux;
   let driver: TmuxDriver;
   let signals: Array<{ pid: number; signal: string }>;
+  let closeRunner: () => Promise<void>;
 
   beforeEach(() => {
     server = createPrivateTmux();
     signals = [];
+    const controlRunner = control
+      ? createControlModeRunner({
+          socket: server.socket,
+          configFile: '/dev/null',
+          sessionName: controlSession,
+          scratchDir: path.join(tmpdir(), `loop-test-scratch-${server.socket}`),
+          fallback: server.runner,
+          logger: silentLogger(),
+        })
+      : undefined;
+    closeRunner = async () => controlRunner?.close();
     driver = createTmuxDriver({
-      runner: server.runner,
+      runner: controlRunner ?? server.runner,
       logger: silentLogger(),
       signal: (pid, signal) => {
         signals.push({ pid, signal });
@@ -26,8 +49,13 @@ describe('tmux driver on a private server', () => {
     });
   });
   afterEach(async () => {
+    await closeRunner();
     await server.dispose();
   });
+
+  /** Sessions other than the one a control-mode client sits in. */
+  const agentSessions = (sessions: ReadonlyMap<string, unknown>) =>
+    [...sessions.keys()].filter((name) => name !== controlSession);
 
   const spawnCat = (name: string) =>
     driver.spawn({ name, cwd: '/tmp', argv: ['cat'], env: { LOOP_X: 'y z' }, owner });
@@ -115,7 +143,8 @@ describe('tmux driver on a private server', () => {
 
   it('an empty server lists no sessions rather than failing', async () => {
     const listing = await driver.listSessions();
-    expect(listing).toEqual({ ok: true, sessions: new Map() });
+    expect(listing.ok).toBe(true);
+    expect(listing.ok && agentSessions(listing.sessions)).toEqual([]);
   });
 
   it('pastes through a unique buffer and leaves no buffer behind', async () => {

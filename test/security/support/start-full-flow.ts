@@ -181,7 +181,10 @@ export async function startFullFlow(): Promise<FullFlow> {
       '-F',
       '#{session_name}',
     ]);
-    const sessions = listed.stdout.split('\n').filter((name) => name !== '');
+    // The control-mode client's own session runs only `sleep` and holds no token.
+    const sessions = listed.stdout
+      .split('\n')
+      .filter((name) => name !== '' && !name.startsWith('loop-control-'));
     expect(sessions).toHaveLength(3);
     const sessionSecrets: Record<string, string> = {};
     for (const session of sessions) {

@@ -26,6 +26,7 @@ describe('statePaths', () => {
       dedupe: '/s/dedupe',
       instanceFile: '/s/instance.json',
       harness: '/s/harness',
+      tmuxScratch: '/s/tmux',
     });
   });
 });
