@@ -1,10 +1,29 @@
+import { unlink } from 'node:fs/promises';
+import path from 'node:path';
+import { LoopError } from '../errors.js';
 import type { Logger } from '../log/create-logger.js';
-import { createRecordStore } from './record-store.js';
+import { ensurePrivateDir } from './ensure-private-dir.js';
+import { errnoCode } from './errno-code.js';
+import { createGroupCommit } from './group-commit.js';
+import {
+  batchFileName,
+  doneFileName,
+  encodeBatch,
+  encodeDone,
+  legacyFileName,
+} from './inbox-file-format.js';
+import { createKeyedQueue } from '../delivery/keyed-queue.js';
+import { pendingInboxEntries } from './pending-inbox-entries.js';
+import { createInboxFolderReader, type InboxFolderRead } from './read-inbox-folder.js';
+import { syncDir, writeFileAtomic } from './write-file-atomic.js';
 
 /**
  * Accepted, not yet delivered messages (DESIGN §9). A message is written here before its origin
  * is acknowledged and removed only once it has been handled, so a crash between the two loses
  * nothing: the restarted daemon handles what is left, oldest first.
+ *
+ * Messages arriving together share one fsync-ed batch file (group commit), so a burst of a
+ * thousand costs a few writes rather than a thousand; see inbox-file-format.ts for the files.
  */
 export interface InboxEntry<T> {
   readonly key: string;
@@ -18,18 +37,33 @@ export interface Inbox<T> {
   done(key: string): Promise<void>;
 }
 
+interface Batch {
+  readonly id: string;
+  readonly keys: readonly string[];
+  /** As last made durable. */
+  done: ReadonlySet<string>;
+}
+
+type Place = { readonly kind: 'batch'; readonly batch: Batch } | { readonly kind: 'legacy' };
+
 export function createInbox<T>(options: {
   readonly dir: string;
   readonly validate: (value: unknown) => value is T;
   readonly logger: Logger;
   readonly clock?: () => number;
 }): Inbox<T> {
-  const store = createRecordStore<T>({
-    dir: options.dir,
-    validate: options.validate,
-    logger: options.logger,
-  });
+  const { dir, validate } = options;
   const clock = options.clock ?? Date.now;
+  const readFolder = createInboxFolderReader({ dir, validate, logger: options.logger });
+  const commit = createGroupCommit(writeBatch);
+  // A done list is read, extended and rewritten: two at once on one batch would lose one.
+  const serially = createKeyedQueue();
+  // Where each entry not yet done lives, so done() touches one file instead of listing the folder.
+  const places = new Map<string, Place>();
+  // A folder read may have seen a file removed while it ran; it must not bring it back to `places`.
+  let readsRunning = 0;
+  const removedDuringRead = new Set<string>();
+  let dirEnsured = false;
   let last = 0;
   let sequence = 0;
 
@@ -43,17 +77,130 @@ export function createInbox<T>(options: {
     return `${String(now).padStart(15, '0')}-${String(sequence).padStart(6, '0')}-${process.pid}`;
   };
 
+  const fileOf = (name: string): string => path.join(dir, name);
+
+  function remember(batch: Batch): void {
+    for (const key of batch.keys) places.set(key, { kind: 'batch', batch });
+  }
+
+  function forget(name: string, keys: readonly string[]): void {
+    for (const key of keys) places.delete(key);
+    if (readsRunning > 0) removedDuringRead.add(name);
+  }
+
+  async function writeBatch(entries: ReadonlyArray<InboxEntry<T>>): Promise<void> {
+    const id = entries[0]?.key;
+    if (id === undefined) return;
+    const name = batchFileName(id);
+    const data = encodeBatch(entries);
+    const keys = entries.map((entry) => entry.key);
+    remember({ id, keys, done: new Set() });
+    try {
+      if (!dirEnsured) {
+        await ensurePrivateDir(dir);
+        dirEnsured = true;
+      }
+      await writeFileAtomic(fileOf(name), data).catch(async (error: unknown) => {
+        if (errnoCode(error) !== 'ENOENT') throw error;
+        // Someone removed the folder under us; recreate it once rather than lose the burst.
+        await ensurePrivateDir(dir);
+        await writeFileAtomic(fileOf(name), data);
+      });
+    } catch (error) {
+      forget(name, keys);
+      // The rename may have landed before the failure; its messages were refused, and their
+      // origins will send them again, so they must not also come back from here.
+      await unlink(fileOf(name)).catch(() => undefined);
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new LoopError(
+        'internal',
+        `could not record ${entries.length} message(s) in ${fileOf(name)} (${reason}): ` +
+          `check that ${dir} is writable and its disk is not full`,
+        { file: fileOf(name), cause: errnoCode(error) },
+      );
+    }
+  }
+
+  async function markDone(batch: Batch, key: string): Promise<void> {
+    const place = places.get(key);
+    if (batch.done.has(key) || place?.kind !== 'batch' || place.batch !== batch) return;
+    const done = new Set(batch.done).add(key);
+    if (!batch.keys.every((each) => done.has(each))) {
+      await writeFileAtomic(fileOf(doneFileName(batch.id)), encodeDone(done));
+      batch.done = done;
+      return;
+    }
+    await removeIfPresent(batchFileName(batch.id));
+    // The done list may go only once the batch's removal is durable: the other way round, a
+    // crash could bring back entries already handled.
+    await syncDir(dir);
+    forget(batchFileName(batch.id), batch.keys);
+    // Left behind, it is an orphan that the next read of the folder removes.
+    await removeIfPresent(doneFileName(batch.id)).catch(() => undefined);
+  }
+
+  async function removeLegacy(key: string): Promise<void> {
+    if (places.get(key)?.kind !== 'legacy') return;
+    await removeIfPresent(legacyFileName(key));
+    await syncDir(dir);
+    forget(legacyFileName(key), [key]);
+  }
+
+  async function removeIfPresent(name: string): Promise<void> {
+    await unlink(fileOf(name)).catch((error: unknown) => {
+      if (errnoCode(error) !== 'ENOENT') throw error;
+    });
+  }
+
+  /** Reads the folder and learns where the entries it holds live. */
+  async function readAndRemember(): Promise<InboxFolderRead<T>> {
+    readsRunning += 1;
+    try {
+      const folder = await readFolder();
+      for (const { id, keys } of folder.batches) {
+        if (places.has(id) || removedDuringRead.has(batchFileName(id))) continue;
+        remember({ id, keys, done: folder.done.get(id) ?? new Set() });
+      }
+      for (const { key } of folder.legacy) {
+        if (places.has(key) || removedDuringRead.has(legacyFileName(key))) continue;
+        places.set(key, { kind: 'legacy' });
+      }
+      for (const id of folder.orphanDone) {
+        await removeIfPresent(doneFileName(id)).catch(() => undefined);
+      }
+      return folder;
+    } finally {
+      readsRunning -= 1;
+      if (readsRunning === 0) removedDuringRead.clear();
+    }
+  }
+
   return {
     async add(value) {
+      // Before any await: the key order is the call order.
       const key = nextKey();
-      await store.write(key, value);
+      if (!validate(value)) {
+        throw new LoopError('internal', `refusing to record an invalid message in ${dir}`, { key });
+      }
+      await commit({ key, value });
       return { key, value };
     },
+
     async pending() {
-      return store.list();
+      return pendingInboxEntries(await readAndRemember());
     },
+
     async done(key) {
-      await store.remove(key);
+      // An entry this inbox has not seen yet (it was added by an earlier process and pending()
+      // was not called) is looked for on disk; one that is nowhere is already done.
+      if (!places.has(key)) await readAndRemember();
+      const place = places.get(key);
+      if (place?.kind === 'batch') {
+        const { batch } = place;
+        await serially.run(batchFileName(batch.id), () => markDone(batch, key));
+      } else if (place?.kind === 'legacy') {
+        await serially.run(legacyFileName(key), () => removeLegacy(key));
+      }
     },
   };
 }

@@ -1,7 +1,9 @@
-import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
+import { silentLogger } from '../../src/log/create-logger.js';
+import { isSlackInboxMessage } from '../../src/slack/slack-inbox-message.js';
+import { createInbox } from '../../src/state/create-inbox.js';
 import { eventually } from '../helpers/eventually.js';
 import type { ServeFixture } from '../helpers/run-serve.js';
 import { startFakeSlack, type FakeSlack } from '../fakes/fake-slack/start-fake-slack.js';
@@ -19,13 +21,14 @@ interface Sent {
   acked: boolean;
 }
 
-const inboxEntry = /^\d{15}-\d{6}-\d+\.json$/;
-
+/** Messages recorded and not yet handled, read as serve reads them after a restart. */
 async function inboxCount(fixture: ServeFixture): Promise<number> {
-  const names = await readdir(path.join(fixture.stateRoot, 'inbox', 'slack')).catch(
-    () => [] as string[],
-  );
-  return names.filter((name) => inboxEntry.test(name)).length;
+  const inbox = createInbox({
+    dir: path.join(fixture.stateRoot, 'inbox', 'slack'),
+    validate: isSlackInboxMessage,
+    logger: silentLogger(),
+  });
+  return (await inbox.pending()).length;
 }
 
 describe('serve killed with SIGKILL in the middle of a burst of Slack thread replies', () => {

@@ -1,0 +1,34 @@
+/**
+ * Group commit: at most one write in flight, and everything submitted while it runs goes into the
+ * next one, so a burst of N items costs a handful of fsyncs instead of N. An item arriving when
+ * idle waits for no timer, only for the end of the current synchronous run, so items submitted
+ * together (one tick) share a write. Each submission settles with the write that carried it.
+ */
+export function createGroupCommit<T>(
+  write: (items: readonly T[]) => Promise<void>,
+): (item: T) => Promise<void> {
+  let queued: Array<{ item: T; resolve: () => void; reject: (error: unknown) => void }> = [];
+  let running = false;
+
+  async function drain(): Promise<void> {
+    while (queued.length > 0) {
+      const batch = queued;
+      queued = [];
+      try {
+        await write(batch.map((waiting) => waiting.item));
+        for (const waiting of batch) waiting.resolve();
+      } catch (error) {
+        for (const waiting of batch) waiting.reject(error);
+      }
+    }
+    running = false;
+  }
+
+  return (item) =>
+    new Promise<void>((resolve, reject) => {
+      queued.push({ item, resolve, reject });
+      if (running) return;
+      running = true;
+      queueMicrotask(() => void drain());
+    });
+}
