@@ -99,6 +99,14 @@ export const targetSpecs: ReadonlyArray<{
   readonly met: Check;
 }> = [
   { name: 'deliver_p50', figure: 'deliver_p50_ratio', limit: '≤ 1.0 × floor', met: atMost(1) },
+  // The same path without the pause before Enter that Claude Code needs (submit_delay_ms): what
+  // the bot itself adds to a bare tmux delivery. Reported beside the target above, not instead.
+  {
+    name: 'deliver_path_p50',
+    figure: 'deliver_nosettle_p50_ratio',
+    limit: '≤ 1.0 × floor',
+    met: atMost(1),
+  },
   { name: 'burst_lossless', figure: 'burst_lost', limit: '0 lost', met: atMost(0) },
   {
     name: 'burst_order',

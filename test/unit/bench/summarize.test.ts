@@ -49,6 +49,7 @@ describe('summarize', () => {
 describe('judgeTargets', () => {
   const passing = {
     deliver_p50_ratio: 1,
+    deliver_nosettle_p50_ratio: 1,
     burst_lost: 0,
     burst_order_ok: true,
     burst_ack_p99_ms: 100,
@@ -65,6 +66,7 @@ describe('judgeTargets', () => {
 
   it.each([
     ['deliver_p50', { deliver_p50_ratio: 1.01 }],
+    ['deliver_path_p50', { deliver_nosettle_p50_ratio: 1.01 }],
     ['burst_lossless', { burst_lost: 1 }],
     ['burst_order', { burst_order_ok: false }],
     ['burst_ack_p99', { burst_ack_p99_ms: 100.5 }],
