@@ -107,10 +107,11 @@ export function createInbox<T>(options: {
         await writeFileAtomic(fileOf(name), data);
       });
     } catch (error) {
-      forget(name, keys);
       // The rename may have landed before the failure; its messages were refused, and their
-      // origins will send them again, so they must not also come back from here.
+      // origins will send them again, so they must not also come back from here. The file goes
+      // before the memory of it, so a folder read in between cannot bring the batch back.
       await unlink(fileOf(name)).catch(() => undefined);
+      forget(name, keys);
       const reason = error instanceof Error ? error.message : String(error);
       throw new LoopError(
         'internal',
@@ -124,19 +125,28 @@ export function createInbox<T>(options: {
   async function markDone(batch: Batch, key: string): Promise<void> {
     const place = places.get(key);
     if (batch.done.has(key) || place?.kind !== 'batch' || place.batch !== batch) return;
-    const done = new Set(batch.done).add(key);
-    if (!batch.keys.every((each) => done.has(each))) {
-      await writeFileAtomic(fileOf(doneFileName(batch.id)), encodeDone(done));
-      batch.done = done;
-      return;
+    // In memory first: if this write fails, the next one for the batch still carries the key.
+    batch.done = new Set(batch.done).add(key);
+    try {
+      if (!batch.keys.every((each) => batch.done.has(each))) {
+        await writeFileAtomic(fileOf(doneFileName(batch.id)), encodeDone(batch.done));
+        return;
+      }
+      await removeIfPresent(batchFileName(batch.id));
+      // The done list may go only once the batch's removal is durable: the other way round, a
+      // crash could bring back entries already handled.
+      await syncDir(dir);
+      forget(batchFileName(batch.id), batch.keys);
+      // Left behind, it is an orphan that the next read of the folder removes.
+      await removeIfPresent(doneFileName(batch.id)).catch(() => undefined);
+    } catch (error) {
+      // The message was handled; failing here would tell its sender it was not. At worst a
+      // restart before the next successful write hands it on once more.
+      options.logger.warn(
+        { event: 'inbox.done_unrecorded', key, file: fileOf(batchFileName(batch.id)), err: error },
+        'could not record a handled message; it may be handled again after a restart: check the disk has room',
+      );
     }
-    await removeIfPresent(batchFileName(batch.id));
-    // The done list may go only once the batch's removal is durable: the other way round, a
-    // crash could bring back entries already handled.
-    await syncDir(dir);
-    forget(batchFileName(batch.id), batch.keys);
-    // Left behind, it is an orphan that the next read of the folder removes.
-    await removeIfPresent(doneFileName(batch.id)).catch(() => undefined);
   }
 
   async function removeLegacy(key: string): Promise<void> {

@@ -5,8 +5,10 @@ import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import type { Logger } from '../log/create-logger.js';
 import { ensurePrivateDir } from '../state/ensure-private-dir.js';
+import { errnoCode } from '../state/errno-code.js';
 import { controlModeLine } from './control-mode-line.js';
 import { createControlModeParser } from './parse-control-mode.js';
+import { parseTmuxVersion } from './parse-tmux-version.js';
 import type { TmuxResult, TmuxRunner } from './tmux-runner.js';
 
 export interface ControlModeRunnerOptions {
@@ -39,7 +41,8 @@ interface Run {
   readonly stdout: string[];
   readonly stderr: string[];
   readonly resolve: (result: TmuxResult) => void;
-  readonly timer: NodeJS.Timeout;
+  /** Set once the call is at the head of the queue: tmux answers in order. */
+  timer?: NodeJS.Timeout;
 }
 
 interface Client {
@@ -47,8 +50,9 @@ interface Client {
   readonly runs: Run[];
 }
 
-// Commands that are not server commands, or whose arguments carry their own escaping for argv.
-const throughFallback = new Set(['-V', 'new-session']);
+// Not server commands; arguments with their own escaping for argv; and capture-pane, whose
+// output is whatever a program printed — a line in it could pass for the end of the block.
+const throughFallback = new Set(['-V', 'new-session', 'capture-pane']);
 
 /**
  * One long-lived `tmux -C` client instead of a process per command: a command costs a line on a
@@ -67,8 +71,22 @@ export function createControlModeRunner(options: ControlModeRunnerOptions): Clos
   const marker = `the-loop-control-${randomUUID()}`;
   const markerLine = `display-message -p '${marker}'`;
   let client: Client | undefined;
-  let scratchReady: Promise<unknown> | undefined;
   let closed = false;
+  let usable: Promise<boolean> | undefined;
+
+  // Before 3.2, the command an if-shell runs answers outside this client's blocks, so the owner
+  // check's "not ours" would never be seen: older servers get a process per command.
+  const controlModeUsable = (): Promise<boolean> => {
+    usable ??= options.fallback.run(['-V']).then((result) => {
+      if (result.exitCode !== 0) {
+        usable = undefined;
+        return false;
+      }
+      const version = parseTmuxVersion(result.stdout);
+      return version.major > 3 || (version.major === 3 && version.minor >= 2);
+    });
+    return usable;
+  };
 
   const unknownOutcome = (why: string): TmuxResult => ({
     exitCode: -1,
@@ -86,6 +104,15 @@ export function createControlModeRunner(options: ControlModeRunnerOptions): Clos
       stderr: run.stderr.map((line) => `${line}\n`).join(''),
       failedToRun: false,
     };
+  };
+
+  const startTimer = (owner: Client): void => {
+    const head = owner.runs[0];
+    if (!head || head.timer) return;
+    // The client's answers could no longer be matched to calls: start over.
+    head.timer = setTimeout(() => {
+      drop(owner, `tmux did not answer within ${timeoutMs} ms`);
+    }, timeoutMs);
   };
 
   const drop = (gone: Client, why: string): void => {
@@ -128,12 +155,19 @@ export function createControlModeRunner(options: ControlModeRunnerOptions): Clos
       partial = lines.pop() ?? '';
       for (const line of lines) {
         const event = parser.line(line);
+        if (event?.type === 'session-changed' && event.name !== options.sessionName) {
+          // Its session was killed and `detach-on-destroy off` moved it into another one — maybe
+          // an agent's, whose output it would then receive. Leave; the next call starts over.
+          drop(started, `the tmux control client was moved to session ${event.name}`);
+          return;
+        }
         if (event?.type !== 'block') continue;
         const run = started.runs[0];
         if (!run) continue;
         if (event.ok && event.lines.length === 1 && event.lines[0] === marker) {
           started.runs.shift();
           run.resolve(finish(run));
+          startTimer(started);
           continue;
         }
         run.ok.push(event.ok);
@@ -162,11 +196,8 @@ export function createControlModeRunner(options: ControlModeRunnerOptions): Clos
     client ??= connect();
     const current = client;
     return new Promise<TmuxResult>((resolve) => {
-      const timer = setTimeout(() => {
-        // The client's answers can no longer be matched to calls: start over.
-        drop(current, `tmux did not answer within ${timeoutMs} ms`);
-      }, timeoutMs);
-      current.runs.push({ ok: [], stdout: [], stderr: [], resolve, timer });
+      current.runs.push({ ok: [], stdout: [], stderr: [], resolve });
+      startTimer(current);
       current.child.stdin?.write(`${line}\n${markerLine}\n`);
     });
   };
@@ -180,13 +211,16 @@ export function createControlModeRunner(options: ControlModeRunnerOptions): Clos
     const end = args.indexOf(';', load);
     const dash = args.indexOf('-', load);
     if (load === -1 || dash === -1 || (end !== -1 && dash > end)) return undefined;
-    scratchReady ??= ensurePrivateDir(options.scratchDir);
-    await scratchReady;
     const file = path.join(options.scratchDir, `buffer-${randomUUID()}`);
-    await writeFile(file, input, { mode: 0o600 });
+    // The folder is made on first use and again if someone removed it.
+    await writeFile(file, input, { mode: 0o600 }).catch(async (error: unknown) => {
+      if (errnoCode(error) !== 'ENOENT') throw error;
+      await ensurePrivateDir(options.scratchDir);
+      await writeFile(file, input, { mode: 0o600 });
+    });
     try {
       const line = controlModeLine(args.map((arg, index) => (index === dash ? file : arg)));
-      return line === undefined ? undefined : await send(line);
+      return line === undefined || closed ? undefined : await send(line);
     } finally {
       await unlink(file).catch(() => undefined);
     }
@@ -194,12 +228,15 @@ export function createControlModeRunner(options: ControlModeRunnerOptions): Clos
 
   return {
     async run(args, input) {
-      if (closed || throughFallback.has(args[0] ?? '')) return options.fallback.run(args, input);
+      if (closed || throughFallback.has(args[0] ?? '') || !(await controlModeUsable())) {
+        return options.fallback.run(args, input);
+      }
       if (input !== undefined) {
         return (await withInputFile(args, input)) ?? options.fallback.run(args, input);
       }
       const line = controlModeLine(args);
-      return line === undefined ? options.fallback.run(args, input) : send(line);
+      // Checked again: close() may have begun while the version was asked.
+      return line === undefined || closed ? options.fallback.run(args, input) : send(line);
     },
 
     async close() {

@@ -6,7 +6,9 @@
  */
 export type ControlModeEvent =
   | { readonly type: 'block'; readonly ok: boolean; readonly lines: readonly string[] }
-  | { readonly type: 'exit'; readonly reason: string };
+  | { readonly type: 'exit'; readonly reason: string }
+  /** The client was attached to another session (its own was killed, or someone switched it). */
+  | { readonly type: 'session-changed'; readonly name: string };
 
 export interface ControlModeParser {
   /** Takes one line (without its newline) and returns the event it completes, if any. */
@@ -36,6 +38,8 @@ export function createControlModeParser(): ControlModeParser {
         open = { number: match[2] ?? '', fromClient: (Number(match[3]) & 1) === 1, lines: [] };
         return undefined;
       }
+      const changed = /^%session-changed \$\d+ (.*)$/.exec(text);
+      if (changed) return { type: 'session-changed', name: changed[1] ?? '' };
       if (text === '%exit' || text.startsWith('%exit ')) {
         return { type: 'exit', reason: text.slice('%exit'.length).trim() };
       }

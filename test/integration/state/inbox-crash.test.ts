@@ -43,7 +43,8 @@ function runAndKill(dir: string, firstN: number, delayMs: number): Promise<Run> 
         if (what === 'added' && key && n) added.set(key, Number(n));
         if (what === 'done' && key) done.add(key);
       }
-      killTimer ??= setTimeout(() => child.kill('SIGKILL'), delayMs);
+      // Counted from the first acknowledged add: recovered entries are reported (done) before it.
+      if (added.size > 0) killTimer ??= setTimeout(() => child.kill('SIGKILL'), delayMs);
     });
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     child.on('error', reject);

@@ -13,6 +13,48 @@ import { createPrivateTmux, type PrivateTmux } from '../../helpers/private-tmux.
 
 const controlSession = 'loop-control-test';
 
+describe('the tmux control-mode runner with a tmux older than 3.2', () => {
+  it('spawns tmux for every call: an if-shell there answers outside the client’s blocks', async () => {
+    const server = createPrivateTmux();
+    const calls: string[][] = [];
+    const runner = createControlModeRunner({
+      socket: server.socket,
+      configFile: '/dev/null',
+      sessionName: controlSession,
+      scratchDir: path.join(tmpdir(), `loop-test-scratch-${server.socket}`),
+      fallback: {
+        run: (args, input) => {
+          calls.push([...args]);
+          return args[0] === '-V'
+            ? Promise.resolve({
+                exitCode: 0,
+                stdout: 'tmux 3.1c\n',
+                stderr: '',
+                failedToRun: false,
+              })
+            : server.runner.run(args, input);
+        },
+      },
+      logger: silentLogger(),
+    });
+    try {
+      await runner.run(['new-session', '-d', '-s', 'agent', '--', 'sleep', '100']);
+      await runner.run(['load-buffer', '-b', 'b', '-'], 'text');
+      await runner.run(['list-sessions', '-F', '#{session_name}']);
+      expect(calls.map((args) => args[0])).toEqual([
+        'new-session',
+        '-V',
+        'load-buffer',
+        'list-sessions',
+      ]);
+      expect((await server.tmux('list-sessions', '-F', '#{session_name}')).stdout).toBe('agent');
+    } finally {
+      await runner.close();
+      await server.dispose();
+    }
+  });
+});
+
 describe('the tmux control-mode runner on a private server', () => {
   let server: PrivateTmux;
   let runner: ClosableTmuxRunner;
@@ -58,7 +100,8 @@ describe('the tmux control-mode runner on a private server', () => {
       const args = ['display-message', '-p', text.replaceAll('#', '##')];
       expect(await runner.run(args)).toEqual(await server.runner.run(args));
     }
-    expect(fallbackCalls).toEqual([]);
+    // Only its one question for the version went to a spawned tmux.
+    expect(fallbackCalls).toEqual([['-V']]);
   });
 
   it('loads a buffer from its input byte for byte, and leaves no file behind', async () => {
@@ -72,7 +115,7 @@ describe('the tmux control-mode runner on a private server', () => {
       expect(result).toMatchObject({ exitCode: 0, failedToRun: false });
       expect(await readFile(saved, 'utf8')).toBe(text);
       expect(await readdir(scratchDir)).toEqual([]);
-      expect(fallbackCalls).toEqual([]);
+      expect(fallbackCalls).toEqual([['-V']]);
     } finally {
       await rm(saved, { force: true });
     }
@@ -116,8 +159,13 @@ describe('the tmux control-mode runner on a private server', () => {
   it('sends what one line cannot carry through a spawned tmux', async () => {
     await runner.run(['-V']);
     await runner.run(['new-session', '-d', '-s', 'agent', '--', 'sleep', '100']);
+    await runner.run(['capture-pane', '-p', '-t', '=agent:']);
+    fallbackCalls = [];
     await runner.run(['display-message', '-p', 'two\nlines']);
-    expect(fallbackCalls.map((args) => args[0])).toEqual(['-V', 'new-session', 'display-message']);
+    expect(fallbackCalls.map((args) => args[0])).toEqual(['-V', 'display-message']);
+    const listed = await server.tmux('list-sessions', '-F', '#{session_name}');
+    // Nothing so far needed the client, so it was never started.
+    expect(listed.stdout).toBe('agent');
   });
 
   it('starts the server with the environment it was given', async () => {
@@ -128,6 +176,7 @@ describe('the tmux control-mode runner on a private server', () => {
 
   it('reports a call in flight as unknown when the server dies, then starts over', async () => {
     await runner.run(['new-session', '-d', '-s', 'agent', '--', 'sleep', '100']);
+    await runner.run(['display-message', '-p', 'the client is up']);
     // run-shell holds the client's queue for a second, so this call is in flight at the kill.
     const inFlight = runner.run(['run-shell', 'sleep 1']);
     await server.tmux('kill-server');
@@ -138,6 +187,18 @@ describe('the tmux control-mode runner on a private server', () => {
       return listed.failedToRun ? undefined : listed;
     });
     expect(after).toMatchObject({ exitCode: 0, stdout: `${controlSession}\n` });
+  });
+
+  it('leaves its session when that is killed, instead of moving into an agent session', async () => {
+    await runner.run(['new-session', '-d', '-s', 'agent', '--', 'sleep', '100']);
+    await runner.run(['set-option', '-g', 'detach-on-destroy', 'off']);
+    await server.tmux('kill-session', '-t', `=${controlSession}`);
+    const clients = await eventually(async () => {
+      const listed = await server.tmux('list-clients', '-F', '#{session_name}');
+      return listed.stdout === '' ? listed : undefined;
+    });
+    expect(clients.stdout).toBe('');
+    expect((await runner.run(['display-message', '-p', 'back'])).stdout).toBe('back\n');
   });
 
   it('on close ends its own session only, and later calls spawn tmux', async () => {

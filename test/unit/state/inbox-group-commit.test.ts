@@ -171,6 +171,24 @@ describe('inbox group commit', () => {
     expect(texts(await inbox.pending())).toEqual(['before', 'after']);
   });
 
+  it('does not fail a done it cannot record, and records it with the next one', async () => {
+    const dir = await folder();
+    const log = captureLogger();
+    const inbox = createInbox({ dir, validate: isText, logger: log.logger });
+    const [a, b] = await Promise.all([
+      inbox.add({ text: 'a' }),
+      inbox.add({ text: 'b' }),
+      inbox.add({ text: 'c' }),
+    ]);
+    await chmod(dir, 0o500);
+    await asUnprivileged(() => inbox.done(a.key));
+    await chmod(dir, 0o700);
+    expect(log.events()).toContain('inbox.done_unrecorded');
+    await inbox.done(b.key);
+    const reread = createInbox({ dir, validate: isText, logger: silentLogger() });
+    expect(texts(await reread.pending())).toEqual(['c']);
+  });
+
   it('refuses to record a value that fails validation', async () => {
     const dir = await folder();
     const inbox = createInbox({ dir, validate: isText, logger: silentLogger() });

@@ -15,7 +15,7 @@ describe('createControlModeParser', () => {
       feed([
         '%begin 1700000000 264 0',
         '%end 1700000000 264 0',
-        '%session-changed $1 loop-control-x',
+        '%sessions-changed',
         '%begin 1700000000 265 1',
         'one',
         'two',
@@ -39,6 +39,12 @@ describe('createControlModeParser', () => {
   it('reports the client leaving, with the reason when tmux gives one', () => {
     expect(feed(['%exit'])).toEqual([{ type: 'exit', reason: '' }]);
     expect(feed(['%exit server exited'])).toEqual([{ type: 'exit', reason: 'server exited' }]);
+  });
+
+  it('tells which session the client was attached to', () => {
+    expect(feed(['%session-changed $3 loop-standing-sup'])).toEqual([
+      { type: 'session-changed', name: 'loop-standing-sup' },
+    ]);
   });
 
   it('ignores notifications between blocks', () => {
