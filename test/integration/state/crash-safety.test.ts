@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -7,13 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../src/log/create-logger.js';
 import { createRecordStore } from '../../../src/state/record-store.js';
 import { isTempFileName } from '../../../src/state/temp-file-name.js';
+import { liveChildren, runUntilKilled, type KilledRun } from '../../helpers/run-until-killed.js';
 import { crashKeys, isWholeCrashRecord } from './crash-record.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repoRoot = path.resolve(here, '../../..');
-const writer = path.join(here, 'crash-writer.ts');
-/** Writers not yet reaped. */
-const live = new Set<ChildProcess>();
+const writer = path.join(path.dirname(fileURLToPath(import.meta.url)), 'crash-writer.ts');
 
 /** Small seeded generator, so a failing run can be replayed from the seed in its message. */
 function random(seed: number): () => number {
@@ -24,50 +20,29 @@ function random(seed: number): () => number {
   };
 }
 
-interface Run {
+interface Run extends KilledRun {
   /** The highest seq acknowledged (write resolved) for each key. */
   readonly acked: Map<string, number>;
   readonly lastSeq: number;
-  readonly signal: NodeJS.Signals | null;
-  readonly stderr: string;
 }
 
 /** Starts a writer, lets it write at least one record, then SIGKILLs it after `delayMs`. */
-function runAndKill(dir: string, firstSeq: number, delayMs: number): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', writer, dir, String(firstSeq)], {
-      cwd: repoRoot,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    live.add(child);
-    // A writer that never starts writing is killed anyway, and the missing acks fail the test.
-    const deadline = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    const acked = new Map<string, number>();
-    let lastSeq = firstSeq - 1;
-    let stdout = '';
-    let stderr = '';
-    let killTimer: NodeJS.Timeout | undefined;
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-      const lines = stdout.split('\n');
-      stdout = lines.pop() ?? '';
-      for (const line of lines) {
-        const [key, seq] = line.split(' ');
-        if (key === undefined || seq === undefined) continue;
-        acked.set(key, Number(seq));
-        lastSeq = Number(seq);
-      }
-      killTimer ??= setTimeout(() => child.kill('SIGKILL'), delayMs);
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (_code, signal) => {
-      clearTimeout(killTimer);
-      clearTimeout(deadline);
-      live.delete(child);
-      resolve({ acked, lastSeq, signal, stderr });
-    });
+async function runAndKill(dir: string, firstSeq: number, delayMs: number): Promise<Run> {
+  const acked = new Map<string, number>();
+  let lastSeq = firstSeq - 1;
+  const run = await runUntilKilled({
+    script: writer,
+    args: [dir, String(firstSeq)],
+    delayMs,
+    onLine: (line) => {
+      const [key, seq] = line.split(' ');
+      if (key === undefined || seq === undefined) return;
+      acked.set(key, Number(seq));
+      lastSeq = Number(seq);
+    },
+    armed: () => acked.size > 0,
   });
+  return { ...run, acked, lastSeq };
 }
 
 function parseOrUndefined(text: string): unknown {
@@ -84,7 +59,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   // A failed lane must not leave its siblings' writers running.
-  for (const child of live) child.kill('SIGKILL');
+  for (const child of liveChildren) child.kill('SIGKILL');
   await rm(dir, { recursive: true, force: true });
 });
 

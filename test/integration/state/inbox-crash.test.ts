@@ -1,60 +1,38 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createInbox } from '../../../src/state/create-inbox.js';
 import { captureLogger } from '../../helpers/capture-logger.js';
 import { makeTempDir, type TempDir } from '../../helpers/fs-fixtures.js';
+import { liveChildren, runUntilKilled, type KilledRun } from '../../helpers/run-until-killed.js';
 import { isCrashMessage, isHandled } from './inbox-crash-message.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repoRoot = path.resolve(here, '../../..');
-const adder = path.join(here, 'inbox-crash-adder.ts');
-const live = new Set<ChildProcess>();
+const adder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'inbox-crash-adder.ts');
 
-interface Run {
+interface Run extends KilledRun {
   /** n of every add that resolved, by key. */
   readonly added: Map<string, number>;
   /** Keys whose done resolved. */
   readonly done: Set<string>;
-  readonly signal: NodeJS.Signals | null;
-  readonly stderr: string;
 }
 
 /** Starts an adder over `dir` and SIGKILLs it `delayMs` after its first acknowledged add. */
-function runAndKill(dir: string, firstN: number, delayMs: number): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', adder, dir, String(firstN)], {
-      cwd: repoRoot,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    live.add(child);
-    const deadline = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    const added = new Map<string, number>();
-    const done = new Set<string>();
-    let partial = '';
-    let stderr = '';
-    let killTimer: NodeJS.Timeout | undefined;
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      const lines = (partial + chunk).split('\n');
-      partial = lines.pop() ?? '';
-      for (const line of lines) {
-        const [what, key, n] = line.split(' ');
-        if (what === 'added' && key && n) added.set(key, Number(n));
-        if (what === 'done' && key) done.add(key);
-      }
-      // Counted from the first acknowledged add: recovered entries are reported (done) before it.
-      if (added.size > 0) killTimer ??= setTimeout(() => child.kill('SIGKILL'), delayMs);
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (_code, signal) => {
-      clearTimeout(killTimer);
-      clearTimeout(deadline);
-      live.delete(child);
-      resolve({ added, done, signal, stderr });
-    });
+async function runAndKill(dir: string, firstN: number, delayMs: number): Promise<Run> {
+  const added = new Map<string, number>();
+  const done = new Set<string>();
+  const run = await runUntilKilled({
+    script: adder,
+    args: [dir, String(firstN)],
+    delayMs,
+    onLine: (line) => {
+      const [what, key, n] = line.split(' ');
+      if (what === 'added' && key && n) added.set(key, Number(n));
+      if (what === 'done' && key) done.add(key);
+    },
+    // Counted from the first acknowledged add: recovered entries are reported (done) before it.
+    armed: () => added.size > 0,
   });
+  return { ...run, added, done };
 }
 
 const dirs: TempDir[] = [];
@@ -62,7 +40,7 @@ afterEach(async () => {
   for (const dir of dirs.splice(0)) await dir.remove();
 });
 afterAll(() => {
-  for (const child of live) child.kill('SIGKILL');
+  for (const child of liveChildren) child.kill('SIGKILL');
 });
 
 async function lane(rounds: number, label: string): Promise<number> {
