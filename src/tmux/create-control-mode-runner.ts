@@ -8,7 +8,7 @@ import { ensurePrivateDir } from '../state/ensure-private-dir.js';
 import { errnoCode } from '../state/errno-code.js';
 import { controlModeLine } from './control-mode-line.js';
 import { createControlModeParser } from './parse-control-mode.js';
-import { parseTmuxVersion } from './parse-tmux-version.js';
+import { parseTmuxVersion, supportsControlClient } from './parse-tmux-version.js';
 import type { TmuxResult, TmuxRunner } from './tmux-runner.js';
 
 export interface ControlModeRunnerOptions {
@@ -74,16 +74,14 @@ export function createControlModeRunner(options: ControlModeRunnerOptions): Clos
   let closed = false;
   let usable: Promise<boolean> | undefined;
 
-  // Before 3.2, the command an if-shell runs answers outside this client's blocks, so the owner
-  // check's "not ours" would never be seen: older servers get a process per command.
+  // Older servers get a process per command (see supportsControlClient).
   const controlModeUsable = (): Promise<boolean> => {
     usable ??= options.fallback.run(['-V']).then((result) => {
       if (result.exitCode !== 0) {
         usable = undefined;
         return false;
       }
-      const version = parseTmuxVersion(result.stdout);
-      return version.major > 3 || (version.major === 3 && version.minor >= 2);
+      return supportsControlClient(parseTmuxVersion(result.stdout));
     });
     return usable;
   };
