@@ -9,7 +9,7 @@ import { errnoCode } from '../state/errno-code.js';
 import { controlModeLine } from './control-mode-line.js';
 import { createControlModeParser } from './parse-control-mode.js';
 import { parseTmuxVersion, supportsControlClient } from './parse-tmux-version.js';
-import type { TmuxResult, TmuxRunner } from './tmux-runner.js';
+import { tmuxClientArgs, type TmuxResult, type TmuxRunner } from './tmux-runner.js';
 
 export interface ControlModeRunnerOptions {
   /** "" = the user's default server; otherwise `tmux -L <socket>`. */
@@ -62,10 +62,7 @@ const throughFallback = new Set(['-V', 'new-session', 'capture-pane']);
  * dies has an unknown outcome and is reported as such; the next call starts a new client.
  */
 export function createControlModeRunner(options: ControlModeRunnerOptions): ClosableTmuxRunner {
-  const base = [
-    ...(options.socket ? ['-L', options.socket] : []),
-    ...(options.configFile ? ['-f', options.configFile] : []),
-  ];
+  const base = tmuxClientArgs(options);
   const binary = options.binary ?? 'tmux';
   const timeoutMs = options.timeoutMs ?? 10_000;
   const marker = `the-loop-control-${randomUUID()}`;
@@ -125,19 +122,7 @@ export function createControlModeRunner(options: ControlModeRunnerOptions): Clos
   const connect = (): Client => {
     const child = spawn(
       binary,
-      // -u: UTF-8 whatever the locale says, or tmux prints `_` for every non-ASCII character.
-      [
-        ...base,
-        '-u',
-        '-C',
-        'new-session',
-        '-A',
-        '-s',
-        options.sessionName,
-        '--',
-        'sleep',
-        '2147483647',
-      ],
+      [...base, '-C', 'new-session', '-A', '-s', options.sessionName, '--', 'sleep', '2147483647'],
       {
         stdio: ['pipe', 'pipe', 'pipe'],
         ...(options.env ? { env: options.env } : {}),

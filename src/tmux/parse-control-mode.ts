@@ -2,11 +2,11 @@
  * What a tmux control-mode client prints, one line at a time: the output of each command between
  * `%begin` and `%end` (or `%error` when it failed), and notifications (`%session-changed`, `%exit`,
  * …) outside those guards. Only blocks flagged as coming from this client's own commands count;
- * the server's own blocks (the attach itself) and notifications are dropped.
+ * the server's own blocks (the attach itself) and the other notifications are dropped; the client
+ * leaving (`%exit`) shows as its process ending.
  */
 export type ControlModeEvent =
   | { readonly type: 'block'; readonly ok: boolean; readonly lines: readonly string[] }
-  | { readonly type: 'exit'; readonly reason: string }
   /** The client was attached to another session (its own was killed, or someone switched it). */
   | { readonly type: 'session-changed'; readonly name: string };
 
@@ -40,9 +40,6 @@ export function createControlModeParser(): ControlModeParser {
       }
       const changed = /^%session-changed \$\d+ (.*)$/.exec(text);
       if (changed) return { type: 'session-changed', name: changed[1] ?? '' };
-      if (text === '%exit' || text.startsWith('%exit ')) {
-        return { type: 'exit', reason: text.slice('%exit'.length).trim() };
-      }
       return undefined;
     },
   };

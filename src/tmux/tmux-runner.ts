@@ -24,13 +24,18 @@ export interface ExecaTmuxRunnerOptions {
   readonly env?: NodeJS.ProcessEnv;
 }
 
-export function createExecaTmuxRunner(options: ExecaTmuxRunnerOptions): TmuxRunner {
-  const base = [
+/** What every tmux client of ours is started with, before its command. */
+export function tmuxClientArgs(options: { socket: string; configFile?: string }): string[] {
+  return [
     ...(options.socket ? ['-L', options.socket] : []),
     ...(options.configFile ? ['-f', options.configFile] : []),
     // UTF-8 output whatever the locale (a systemd unit often has none): else non-ASCII reads `_`.
     '-u',
   ];
+}
+
+export function createExecaTmuxRunner(options: ExecaTmuxRunnerOptions): TmuxRunner {
+  const base = tmuxClientArgs(options);
   const binary = options.binary ?? 'tmux';
   return {
     async run(args, input) {

@@ -36,11 +36,6 @@ describe('createControlModeParser', () => {
     ).toEqual([{ type: 'block', ok: true, lines: ['%end 1 99 1', '%exit', '%begin 1 9 1', ''] }]);
   });
 
-  it('reports the client leaving, with the reason when tmux gives one', () => {
-    expect(feed(['%exit'])).toEqual([{ type: 'exit', reason: '' }]);
-    expect(feed(['%exit server exited'])).toEqual([{ type: 'exit', reason: 'server exited' }]);
-  });
-
   it('tells which session the client was attached to', () => {
     expect(feed(['%session-changed $3 loop-standing-sup'])).toEqual([
       { type: 'session-changed', name: 'loop-standing-sup' },
