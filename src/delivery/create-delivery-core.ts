@@ -5,7 +5,7 @@ import type { Logger } from '../log/create-logger.js';
 import type { TmuxDriver } from '../tmux/tmux-driver.js';
 import type { ConfirmationTracker } from './confirmation-tracker.js';
 import { frameMessage } from './frame-message.js';
-import { createKeyedQueue } from './keyed-queue.js';
+import { createKeyedQueue } from '../concurrency/keyed-queue.js';
 import type { Origin } from './origin.js';
 import type { ReadinessTracker } from './readiness-tracker.js';
 import { sanitizeText } from './sanitize-text.js';

@@ -1,4 +1,4 @@
-import { createKeyedQueue } from '../delivery/keyed-queue.js';
+import { createKeyedQueue } from '../concurrency/keyed-queue.js';
 import type { Logger } from '../log/create-logger.js';
 import type { InboxEntry } from '../state/create-inbox.js';
 

@@ -12,7 +12,7 @@ import {
   encodeDone,
   legacyFileName,
 } from './inbox-file-format.js';
-import { createKeyedQueue } from '../delivery/keyed-queue.js';
+import { createKeyedQueue } from '../concurrency/keyed-queue.js';
 import { pendingInboxEntries } from './pending-inbox-entries.js';
 import { createInboxFolderReader, type InboxFolderRead } from './read-inbox-folder.js';
 import { syncDir, writeFileAtomic } from './write-file-atomic.js';

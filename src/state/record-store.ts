@@ -1,5 +1,6 @@
 import { readdir, readFile, unlink } from 'node:fs/promises';
 import path from 'node:path';
+import { createKeyedQueue } from '../concurrency/keyed-queue.js';
 import { LoopError } from '../errors.js';
 import type { Logger } from '../log/create-logger.js';
 import { ensurePrivateDir } from './ensure-private-dir.js';
@@ -39,7 +40,6 @@ export function createRecordStore<T>(options: RecordStoreOptions<T>): RecordStor
   const { dir, validate, logger } = options;
   const clock = options.clock ?? (() => new Date());
   const reported = new Set<string>();
-  const queues = new Map<string, Promise<void>>();
   let dirEnsured = false;
 
   const fileOf = (key: string): string => path.join(dir, `${key}${suffix}`);
@@ -71,18 +71,7 @@ export function createRecordStore<T>(options: RecordStoreOptions<T>): RecordStor
   }
 
   // Serialising per key makes "last writer wins" mean the last call, not whichever fsync ended last.
-  function serialize<R>(key: string, task: () => Promise<R>): Promise<R> {
-    const run = (queues.get(key) ?? Promise.resolve()).then(task);
-    const tail = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    queues.set(key, tail);
-    void tail.then(() => {
-      if (queues.get(key) === tail) queues.delete(key);
-    });
-    return run;
-  }
+  const perKey = createKeyedQueue();
 
   async function store(key: string, data: string): Promise<void> {
     if (!dirEnsured) {
@@ -112,12 +101,12 @@ export function createRecordStore<T>(options: RecordStoreOptions<T>): RecordStor
         throw new LoopError('internal', `refusing to write an invalid record to ${fileOf(key)}`);
       }
       const data = `${JSON.stringify(value, null, 2)}\n`;
-      await serialize(key, () => store(key, data));
+      await perKey.run(key, () => store(key, data));
     },
 
     async remove(key) {
       assertRecordKey(key);
-      return serialize(key, async () => {
+      return perKey.run(key, async () => {
         try {
           await unlink(fileOf(key));
         } catch (error) {

@@ -1,6 +1,6 @@
 import type { Config } from '../config/types.js';
 import type { DeliveryTarget, EventSink } from '../delivery/create-delivery-core.js';
-import { createKeyedQueue } from '../delivery/keyed-queue.js';
+import { createKeyedQueue } from '../concurrency/keyed-queue.js';
 import type { ReadinessTracker } from '../delivery/readiness-tracker.js';
 import { LoopError, asLoopError } from '../errors.js';
 import type { SessionStarter } from '../harness/create-session-starter.js';

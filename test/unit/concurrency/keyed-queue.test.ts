@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createKeyedQueue } from '../../../src/delivery/keyed-queue.js';
+import { createKeyedQueue } from '../../../src/concurrency/keyed-queue.js';
 
 function deferred(): { promise: Promise<void>; resolve: () => void } {
   let resolve: () => void = () => undefined;
