@@ -160,6 +160,7 @@ describe('the tmux control-mode runner on a private server', () => {
     await runner.run(['-V']);
     await runner.run(['new-session', '-d', '-s', 'agent', '--', 'sleep', '100']);
     await runner.run(['capture-pane', '-p', '-t', '=agent:']);
+    expect(fallbackCalls.map((args) => args[0])).toEqual(['-V', 'new-session', 'capture-pane']);
     fallbackCalls = [];
     await runner.run(['display-message', '-p', 'two\nlines']);
     expect(fallbackCalls.map((args) => args[0])).toEqual(['-V', 'display-message']);
