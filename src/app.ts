@@ -5,6 +5,8 @@ import { statusRoutes, type ServiceState } from './api/routes/status-routes.js';
 import type { Route } from './api/route.js';
 import type { Config } from './config/types.js';
 import { createConfirmationTracker } from './delivery/confirmation-tracker.js';
+import { createKeyedQueue } from './concurrency/keyed-queue.js';
+import { createExitWatcher } from './sessions/create-exit-watcher.js';
 import { createDeliveryCore, type DeliveryTarget } from './delivery/create-delivery-core.js';
 import { createReadinessTracker } from './delivery/readiness-tracker.js';
 import { LoopError } from './errors.js';
@@ -114,6 +116,9 @@ export async function createApp(options: AppOptions): Promise<App> {
   let workItemTargets: (ref: string) => Promise<DeliveryTarget> = async (ref) => {
     throw new LoopError('invalid_ref', `\`${ref}\` is not a session ref`);
   };
+  // One lock per ref for the session lifecycle and the paste + Enter of a delivery.
+  const lifecycle = createKeyedQueue();
+  let noticeExit: (ref: string, exitStatus: number | undefined) => void = () => undefined;
   const delivery = createDeliveryCore({
     driver,
     resolve: (ref) => (parseStandingRef(ref) ? standingTargets(ref) : workItemTargets(ref)),
@@ -122,6 +127,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     events,
     logger,
     timing: config.delivery,
+    lifecycle,
+    onExited: (ref, exitStatus) => noticeExit(ref, exitStatus),
   });
   const launcher = createSessionLauncher({
     driver,
@@ -164,6 +171,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     owner,
     stopGraceMs,
     listeners,
+    lifecycle,
   });
   const workItems = createWorkItemService({
     config,
@@ -176,8 +184,19 @@ export async function createApp(options: AppOptions): Promise<App> {
     owner,
     stopGraceMs,
     listeners,
+    lifecycle,
   });
   workItemTargets = (ref) => workItems.resolveTarget(ref);
+  noticeExit = (ref, exitStatus) => {
+    const name = parseStandingRef(ref);
+    void (name ? standing.markExited(name, exitStatus) : workItems.markExited(ref, exitStatus));
+  };
+  const exitWatcher = createExitWatcher({
+    driver,
+    services: [standing, workItems],
+    intervalMs: 1_000,
+    logger,
+  });
   const sinks: ReplySink[] = [];
   const slackDecision = decideSlack(config, env);
   const slack: SlackSurface | undefined = slackDecision.on
@@ -210,6 +229,16 @@ export async function createApp(options: AppOptions): Promise<App> {
     : undefined;
   if (github) sinks.push(github.poster);
   const replies = createReplyRouter({ sinks, events, logger });
+  // A session that ends by itself says so where its people are, with the remedy (DESIGN §17).
+  const tellExit = (ref: string, message: string): void => {
+    void replies.post(ref, `⚠️ ${message}`, 'notice').catch((error: unknown) => {
+      logger.warn({ event: 'session.exit_notice_failed', ref, err: error }, 'exit not told');
+    });
+  };
+  listeners.push({
+    exited: (name, message) => tellExit(standingRef(name), message),
+    workItemExited: tellExit,
+  });
   const surfacesOff = [
     ...(slackDecision.on ? [] : [slackDecision.reason]),
     ...(githubDecision.on ? githubDecision.plan.notes : [githubDecision.reason]),
@@ -287,6 +316,9 @@ export async function createApp(options: AppOptions): Promise<App> {
       if (slack) await slack.start();
       if (github) await github.start();
       events.record('serve.started', { instance: config.instance.name, pid: process.pid });
+      // Sessions that ended while serve was away are recorded before anything is typed.
+      await exitWatcher.check();
+      exitWatcher.start();
       const autoStarted = config.standing.autoStart ? await standing.startAll() : [];
       for (const result of autoStarted.filter((entry) => entry.error)) {
         logger.warn(
@@ -298,6 +330,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     },
     async stop() {
       clearInterval(pruneTimer);
+      exitWatcher.stop();
       if (github) await github.stop();
       if (slack) await slack.stop();
       if (http) await http.stop();

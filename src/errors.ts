@@ -18,6 +18,7 @@ export const errorCodes = {
   not_found: 404,
   session_unknown: 404,
   session_not_running: 404,
+  session_exited: 409,
   method_not_allowed: 405,
   name_taken: 409,
   foreign_session: 409,

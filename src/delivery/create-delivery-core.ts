@@ -5,7 +5,7 @@ import type { Logger } from '../log/create-logger.js';
 import type { TmuxDriver } from '../tmux/tmux-driver.js';
 import type { ConfirmationTracker } from './confirmation-tracker.js';
 import { frameMessage } from './frame-message.js';
-import { createKeyedQueue } from '../concurrency/keyed-queue.js';
+import { createKeyedQueue, type KeyedQueue } from '../concurrency/keyed-queue.js';
 import type { Origin } from './origin.js';
 import type { ReadinessTracker } from './readiness-tracker.js';
 import { sanitizeText } from './sanitize-text.js';
@@ -21,6 +21,8 @@ export interface DeliveryTarget {
   readonly confirms: boolean;
   /** What to tell the sender when tmux turns out not to have the session (e.g. its server died). */
   readonly notRunning: string;
+  /** What to tell the sender when the harness has exited (its pane is dead). */
+  readonly exited: (exitStatus: number | undefined) => string;
 }
 
 /** Throws a LoopError naming the remedy when the ref has no running session. */
@@ -68,6 +70,13 @@ export interface DeliveryCoreOptions {
   readonly logger: Logger;
   readonly timing: DeliveryTiming;
   readonly newId?: () => string;
+  /**
+   * The per-ref lock the session lifecycle holds while it starts, stops or deletes: a paste and
+   * its Enter run under it, so they never land in a session that is being replaced.
+   */
+  readonly lifecycle?: KeyedQueue;
+  /** A paste found the session's pane dead: its owner records the exit. */
+  readonly onExited?: (ref: string, exitStatus: number | undefined) => void;
 }
 
 /** Large enough for a pasted log or file, small enough that one message cannot wedge a pane. */
@@ -76,6 +85,7 @@ export const maxMessageBytes = 512 * 1024;
 export function createDeliveryCore(options: DeliveryCoreOptions): DeliveryCore {
   const { driver, readiness, confirmations, events, timing } = options;
   const queue = createKeyedQueue();
+  const lifecycle = options.lifecycle ?? createKeyedQueue();
   const newId = options.newId ?? randomUUID;
 
   const typeInto = async (
@@ -84,16 +94,26 @@ export function createDeliveryCore(options: DeliveryCoreOptions): DeliveryCore {
     onSubmitted: (() => Promise<void>) | undefined,
   ): Promise<boolean> => {
     await readiness.waitUntilReady(target.tmuxName, timing.readyTimeoutMs);
-    await driver.paste(target.tmuxName, target.owner, text);
-    // A TUI can read an Enter that arrives with the paste as part of it; let the paste land first.
-    await delay(timing.submitDelayMs);
-    const pending = target.confirms ? confirmations.expect(target.tmuxName, text) : undefined;
+    const pending = await lifecycle.run(target.ref, async () => {
+      await driver.paste(target.tmuxName, target.owner, text);
+      // A TUI can read an Enter that arrives with the paste as part of it; let the paste land.
+      await delay(timing.submitDelayMs);
+      const expected = target.confirms ? confirmations.expect(target.tmuxName, text) : undefined;
+      try {
+        await driver.sendKeys(target.tmuxName, target.owner, ['Enter']);
+      } catch (error) {
+        expected?.cancel();
+        throw error;
+      }
+      return expected;
+    });
     try {
-      await driver.sendKeys(target.tmuxName, target.owner, ['Enter']);
       await onSubmitted?.();
       if (!pending) return true;
       if (await pending.wait(timing.confirmTimeoutMs)) return true;
-      await driver.sendKeys(target.tmuxName, target.owner, ['Enter']);
+      await lifecycle.run(target.ref, () =>
+        driver.sendKeys(target.tmuxName, target.owner, ['Enter']),
+      );
       return await pending.wait(timing.confirmTimeoutMs);
     } finally {
       pending?.cancel();
@@ -108,6 +128,12 @@ export function createDeliveryCore(options: DeliveryCoreOptions): DeliveryCore {
     } catch (error) {
       if (error instanceof LoopError && error.code === 'session_not_running') {
         throw new LoopError('session_not_running', target.notRunning, error.details);
+      }
+      if (error instanceof LoopError && error.code === 'session_exited') {
+        const status = error.details['exitStatus'];
+        const exitStatus = typeof status === 'number' ? status : undefined;
+        options.onExited?.(target.ref, exitStatus);
+        throw new LoopError('session_exited', target.exited(exitStatus), error.details);
       }
       throw error;
     }

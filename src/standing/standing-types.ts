@@ -1,8 +1,9 @@
 import type { StandingSessionConfig } from '../config/types.js';
+import type { SessionStatus } from '../sessions/session-status.js';
 import type { PaneState } from '../tmux/tmux-driver.js';
 
 export type StandingSource = 'declared' | 'created';
-export type StandingStatus = 'running' | 'stopped';
+export type StandingStatus = SessionStatus;
 
 /**
  * What a standing session is: from the config (declared) or from a create (created). One shape
@@ -28,6 +29,9 @@ export interface StandingRecord {
   readonly createdAt: string;
   readonly startedAt?: string;
   readonly stoppedAt?: string;
+  /** Set when the harness ended by itself (status `exited`). */
+  readonly exitStatus?: number;
+  readonly exitedAt?: string;
   readonly slack?: SlackBinding;
 }
 
@@ -41,6 +45,7 @@ export interface StandingView {
   readonly cwd: string;
   readonly autoStart: boolean;
   readonly status: StandingStatus;
+  readonly exitStatus?: number;
   readonly tmux: PaneState;
   readonly conversationId?: string;
   readonly createdAt?: string;

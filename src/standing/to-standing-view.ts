@@ -1,5 +1,6 @@
 import { standingRef } from '../refs.js';
-import type { PaneState } from '../tmux/tmux-driver.js';
+import { shownStatus } from '../sessions/session-status.js';
+import type { SessionInfo } from '../tmux/tmux-driver.js';
 import type {
   StandingDefinition,
   StandingRecord,
@@ -12,7 +13,7 @@ export function toStandingView(
   definition: StandingDefinition,
   source: StandingSource,
   record: StandingRecord | undefined,
-  tmux: PaneState,
+  tmux: Pick<SessionInfo, 'state' | 'deadStatus'>,
   defaultChannel: string,
 ): StandingView {
   const channel =
@@ -26,8 +27,8 @@ export function toStandingView(
     harness: definition.harness,
     cwd: definition.cwd,
     autoStart: definition.autoStart,
-    status: record?.status === 'running' && tmux === 'live' ? 'running' : 'stopped',
-    tmux,
+    ...shownStatus(record, tmux),
+    tmux: tmux.state,
     ...(record?.conversationId ? { conversationId: record.conversationId } : {}),
     ...(record?.createdAt ? { createdAt: record.createdAt } : {}),
     ...(record?.startedAt ? { startedAt: record.startedAt } : {}),

@@ -59,6 +59,7 @@ describe('delivery core with real tmux and the fake agent', () => {
       agent,
       confirms: false,
       notRunning: 'not running',
+      exited: () => 'exited',
     });
     return session;
   };
@@ -168,6 +169,7 @@ describe('delivery core with real tmux and the fake agent', () => {
       agent: false,
       confirms: false,
       notRunning: 'not running',
+      exited: () => 'exited',
     });
     await expect(
       core.deliver({ ref: 'standing:squat', text: 'not for you', origin: cli }),
@@ -211,6 +213,7 @@ describe('delivery core with real tmux and the fake agent', () => {
         agent: false,
         confirms: false,
         notRunning: 'not running',
+        exited: () => 'exited',
       }),
       readiness,
       confirmations: createConfirmationTracker(),
