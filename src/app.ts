@@ -8,7 +8,9 @@ import { createConfirmationTracker } from './delivery/confirmation-tracker.js';
 import { createKeyedQueue } from './concurrency/keyed-queue.js';
 import { createExitWatcher } from './sessions/create-exit-watcher.js';
 import { createDeliveryCore, type DeliveryTarget } from './delivery/create-delivery-core.js';
-import { createReadinessTracker } from './delivery/readiness-tracker.js';
+import { createAgentStates } from './delivery/agent-states.js';
+import { createDeliveryLedger } from './delivery/delivery-ledger.js';
+import { deliveryRoutes } from './api/routes/delivery-routes.js';
 import { LoopError } from './errors.js';
 import { createClaudeAdapter } from './harness/claude-adapter.js';
 import { createCommandAdapter } from './harness/command-adapter.js';
@@ -102,7 +104,11 @@ export async function createApp(options: AppOptions): Promise<App> {
     runner: tmuxRunner,
     logger,
   });
-  const readiness = createReadinessTracker();
+  const readiness = createAgentStates({
+    onChange: ({ target, ref, from, to }) =>
+      events.record('agent.state', { ref: ref ?? target, from: from ?? null, to }),
+  });
+  const deliveries = createDeliveryLedger();
   const confirmations = createConfirmationTracker();
   // serve alone writes these records, so after the first listing they are read from memory.
   const store = cacheRecordStore(
@@ -122,11 +128,12 @@ export async function createApp(options: AppOptions): Promise<App> {
   const delivery = createDeliveryCore({
     driver,
     resolve: (ref) => (parseStandingRef(ref) ? standingTargets(ref) : workItemTargets(ref)),
-    readiness,
+    states: readiness,
     confirmations,
     events,
     logger,
     timing: config.delivery,
+    ledger: deliveries,
     lifecycle,
     onExited: (ref, exitStatus) => noticeExit(ref, exitStatus),
   });
@@ -269,6 +276,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const routes: Route[] = [
     ...statusRoutes({ config, standing, driver, services, version: options.version }),
     ...standingRoutes(standing),
+    ...deliveryRoutes(deliveries),
     ...workItemRoutes({ config, workItems }),
     ...sessionRoutes({
       directory: {

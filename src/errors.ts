@@ -30,6 +30,7 @@ export const errorCodes = {
   slack_failed: 502,
   github_failed: 502,
   state_corrupt: 500,
+  delivery_cancelled: 409,
   internal: 500,
 } as const;
 

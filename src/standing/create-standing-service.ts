@@ -1,7 +1,8 @@
 import type { Config } from '../config/types.js';
-import type { DeliveryCore, DeliveryResult, EventSink } from '../delivery/create-delivery-core.js';
+import type { DeliveryCore, EventSink } from '../delivery/create-delivery-core.js';
+import { firstAnswer, type SayAnswer } from '../delivery/first-answer.js';
 import { createKeyedQueue, type KeyedQueue } from '../concurrency/keyed-queue.js';
-import type { ReadinessTracker } from '../delivery/readiness-tracker.js';
+import type { AgentStates } from '../delivery/agent-states.js';
 import { LoopError, asLoopError } from '../errors.js';
 import { bootPrompt, standingBootDirective } from '../harness/boot-directive.js';
 import type { SessionStarter } from '../harness/create-session-starter.js';
@@ -31,7 +32,7 @@ export interface StandingServiceOptions {
   readonly starter: SessionStarter;
   readonly tokens: SessionTokens;
   readonly delivery: DeliveryCore;
-  readonly readiness: ReadinessTracker;
+  readonly readiness: AgentStates;
   readonly events: EventSink;
   /** The instance id written to `@the-loop-owner`. */
   readonly owner: string;
@@ -47,6 +48,12 @@ export interface StandingServiceOptions {
 }
 
 export type StopOutcome = 'stopped' | 'already-stopped';
+
+/**
+ * A say answers within this even while its message waits (as `queued`), far inside the CLI's own
+ * time limit: a sender who gave up is never the one whose message is typed later.
+ */
+export const sayAnswerWithinMs = 20_000;
 
 /** Surfaces that follow a session's life (the Slack announcer) register one of these. */
 export interface StandingListener {
@@ -68,7 +75,12 @@ export interface StandingService {
   start(name: string): Promise<{ outcome: StartOutcome; session: StandingView }>;
   stop(name: string): Promise<{ outcome: StopOutcome; session: StandingView }>;
   restart(name: string): Promise<{ outcome: StartOutcome; session: StandingView }>;
-  say(name: string, text: string, actor: string): Promise<DeliveryResult>;
+  say(
+    name: string,
+    text: string,
+    actor: string,
+    options?: { readonly signal?: AbortSignal },
+  ): Promise<SayAnswer>;
   create(input: CreateInput): Promise<{ session: StandingView; outcome?: StartOutcome }>;
   delete(name: string): Promise<void>;
   startAll(): Promise<BulkResult[]>;
@@ -124,6 +136,7 @@ export function createStandingService(options: StandingServiceOptions): Standing
       record,
       info.owner === owner || info.state === 'absent' ? info : { state: 'unknown' },
       config.slack.channel,
+      readiness.state(standingTarget(resolved.definition.name)),
     );
   };
 
@@ -265,6 +278,7 @@ export function createStandingService(options: StandingServiceOptions): Standing
           resolved.record,
           info,
           config.slack.channel,
+          readiness.state(standingTarget(resolved.definition.name)),
         );
       });
     },
@@ -296,13 +310,18 @@ export function createStandingService(options: StandingServiceOptions): Standing
       return { outcome, session: await view(resolved) };
     },
 
-    async say(name, text, actor) {
+    async say(name, text, actor, sayOptions = {}) {
       await resolveOne(name);
-      const result = await delivery.deliver({
-        ref: standingRef(name),
-        text,
-        origin: { surface: 'cli', actor },
-      });
+      const result = await firstAnswer(
+        delivery,
+        {
+          ref: standingRef(name),
+          text,
+          origin: { surface: 'cli', actor },
+          ...(sayOptions.signal ? { signal: sayOptions.signal } : {}),
+        },
+        { answerWithinMs: sayAnswerWithinMs },
+      );
       events.record('standing.said', {
         name,
         deliveryId: result.deliveryId,

@@ -1,4 +1,5 @@
 import type { StandingSessionConfig } from '../config/types.js';
+import type { AgentState } from '../delivery/agent-state.js';
 import type { SessionStatus } from '../sessions/session-status.js';
 import type { PaneState } from '../tmux/tmux-driver.js';
 
@@ -46,6 +47,8 @@ export interface StandingView {
   readonly autoStart: boolean;
   readonly status: StandingStatus;
   readonly exitStatus?: number;
+  /** What its agent is doing (DESIGN §13); null when the session is not running. */
+  readonly agentState: AgentState | null;
   readonly tmux: PaneState;
   readonly conversationId?: string;
   readonly createdAt?: string;

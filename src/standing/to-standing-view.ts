@@ -1,4 +1,5 @@
 import { standingRef } from '../refs.js';
+import type { AgentState } from '../delivery/agent-state.js';
 import { shownStatus } from '../sessions/session-status.js';
 import type { SessionInfo } from '../tmux/tmux-driver.js';
 import type {
@@ -15,10 +16,12 @@ export function toStandingView(
   record: StandingRecord | undefined,
   tmux: Pick<SessionInfo, 'state' | 'deadStatus'>,
   defaultChannel: string,
+  agentState?: AgentState,
 ): StandingView {
   const channel =
     definition.slack === false ? undefined : definition.slack.channel || defaultChannel;
   const slack = record?.slack ?? (channel ? { channel } : undefined);
+  const shown = shownStatus(record, tmux);
   return {
     name: definition.name,
     ref: standingRef(definition.name),
@@ -27,7 +30,13 @@ export function toStandingView(
     harness: definition.harness,
     cwd: definition.cwd,
     autoStart: definition.autoStart,
-    ...shownStatus(record, tmux),
+    ...shown,
+    agentState:
+      shown.status === 'running'
+        ? (agentState ?? 'idle')
+        : shown.status === 'exited'
+          ? 'exited'
+          : null,
     tmux: tmux.state,
     ...(record?.conversationId ? { conversationId: record.conversationId } : {}),
     ...(record?.createdAt ? { createdAt: record.createdAt } : {}),
