@@ -77,7 +77,8 @@ export const commandSpecs: readonly CommandSpec[] = [
     flags: [],
     json: false,
     notes: [
-      'Logs JSON lines on stdout (level from THE_LOOP_LOG_LEVEL, default info).',
+      'Logs on stdout: readable lines on a terminal, JSON lines elsewhere',
+      '(THE_LOOP_LOG_FORMAT=json|pretty overrides; level from THE_LOOP_LOG_LEVEL, default info).',
       'Ctrl-C or SIGTERM stops serving; the sessions keep running. A second signal exits at once.',
     ],
   },
