@@ -32,8 +32,10 @@ export function formatLogLine(line: string): string {
   const fields = Object.entries(entry)
     .filter(([key]) => !placedKeys.has(key))
     .map(([key, value]) => `${key}=${show(value)}`);
+  // Many lines repeat the event name as their message; once is enough.
+  const msg = entry['msg'];
   const message =
-    typeof entry['msg'] === 'string' && entry['msg'] !== '' ? [`— ${entry['msg']}`] : [];
+    typeof msg === 'string' && msg !== '' && msg !== entry['event'] ? [`— ${msg}`] : [];
   const text = [...head, ...fields, ...message].join(' ');
   return [text, ...errorLines(entry['err'])].join('\n');
 }

@@ -88,6 +88,12 @@ describe('the log formats', () => {
     }
   });
 
+  it('pretty: a message that only repeats the event name is shown once', () => {
+    const { logger, text } = loggerInto('pretty');
+    logger.info({ event: 'api.request', status: 200 }, 'api.request');
+    expect(text()).toMatch(/ INFO {2}api\.request status=200\n$/);
+  });
+
   it('formatLogLine leaves a line that is not a JSON object as it is', () => {
     expect(formatLogLine('plain text')).toBe('plain text');
     expect(formatLogLine('[1,2]')).toBe('[1,2]');
