@@ -17,6 +17,12 @@ import { isInteractive } from '../is-interactive.js';
  */
 export const runInit: CommandHandler = async (context) => {
   const { io } = context;
+  if (context.stringFlag('config') !== undefined) {
+    // The written file names `..` as the repository root: it only works where init puts it.
+    return context.usageError(
+      'init always writes .the-loop/config.yaml at the repository root; --config does not apply',
+    );
+  }
   const top = await readGitTopLevel(io.cwd, io.env);
   if (top === undefined) {
     io.stderr.write(

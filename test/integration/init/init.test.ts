@@ -149,6 +149,13 @@ describe('the-loop init', () => {
     await expect(readFile(configFile(), 'utf8')).rejects.toThrow();
   });
 
+  it('refuses --config (the file it writes only works at the repository root)', async () => {
+    await gitRepo('https://github.com/octo/widgets.git');
+    const result = await cli(['init', '--yes', '--config', 'elsewhere.yaml']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--config does not apply');
+  });
+
   it('outside a git repository: exit 1 with the remedy', async () => {
     await mkdir(repo);
     const result = await cli(['init', '--yes'], { env: { GIT_CEILING_DIRECTORIES: dir.path } });
