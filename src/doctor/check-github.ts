@@ -35,7 +35,7 @@ export function checkGithub(facts: GithubFacts): DoctorCheck[] {
     ];
   }
   const token = checkToken(facts.user, facts.apiUrl);
-  if (token.status !== 'ok') return [token];
+  if (token.status === 'fail') return [token];
   const repos =
     facts.repos.length === 0
       ? [
@@ -63,10 +63,27 @@ function checkToken(probe: WebProbe, apiUrl: string): DoctorCheck {
     return ok('github-token', `GITHUB_TOKEN works as ${bodyField(probe, 'login') ?? 'a user'}`);
   }
   const reason = bodyField(probe, 'message') ?? '';
+  if (isAppToken(probe)) {
+    return warn(
+      'github-token',
+      'GITHUB_TOKEN is a GitHub App installation token: GitHub answers GET /user only for users, ' +
+        'so only the repositories are checked',
+      'nothing to do if an app token is what you meant; its repository lines below say whether it works',
+    );
+  }
   return fail(
     'github-token',
     `GitHub refuses GITHUB_TOKEN (GET /user: ${probe.status}${reason ? ` ${reason}` : ''})`,
     'set GITHUB_TOKEN to a valid token (github.com → Settings → Developer settings → tokens)',
+  );
+}
+
+/** An installation token is valid but may not ask who it is (403, "not accessible by integration"). */
+export function isAppToken(probe: WebProbe): boolean {
+  return (
+    probe.kind === 'answered' &&
+    probe.status === 403 &&
+    /not accessible by integration/i.test(bodyField(probe, 'message') ?? '')
   );
 }
 

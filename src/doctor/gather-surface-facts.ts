@@ -1,7 +1,7 @@
 import type { Config } from '../config/types.js';
 import { decideGithub } from '../github/decide-github.js';
 import { buildSlackManifest } from '../slack/build-slack-manifest.js';
-import type { GithubFacts, WebhookFacts } from './check-github.js';
+import { isAppToken, type GithubFacts, type WebhookFacts } from './check-github.js';
 import type { SlackFacts } from './check-slack.js';
 import { probeWeb, type FetchLike } from './probe-web.js';
 
@@ -76,7 +76,7 @@ export async function gatherGithubFacts(config: Config, deps: SurfaceDeps): Prom
       deps.fetch ? { fetch: deps.fetch } : {},
     );
   const user = await get('/user');
-  const works = user.kind === 'answered' && user.status === 200;
+  const works = (user.kind === 'answered' && user.status === 200) || isAppToken(user);
   const probes = await Promise.all(
     repos.map(async (repo) => ({ repo, ...(works ? { probe: await get(`/repos/${repo}`) } : {}) })),
   );

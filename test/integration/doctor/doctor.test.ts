@@ -158,6 +158,17 @@ describe('the-loop doctor against the fake Slack and the fake GitHub', () => {
     expect(github.callsMatching('GET', /^\/user$/)[0]?.status).toBe(401);
   });
 
+  it('an app installation token (403 on GET /user) still gets its repositories checked', async () => {
+    github.failNext(
+      { method: 'GET', path: /^\/user$/ },
+      { status: 403, message: 'Resource not accessible by integration' },
+    );
+    const result = await report(goodEnv());
+    expect(result.status('github-token')).toBe('warn');
+    expect(result.status('github-repo:octo/repo')).toBe('ok');
+    expect(result.code).toBe(0);
+  });
+
   it('a repository the token cannot reach fails its own line', async () => {
     await writeFile(configFile, baseConfig().replace('octo/repo', 'octo/hidden'));
     const result = await report(goodEnv());

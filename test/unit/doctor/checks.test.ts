@@ -293,6 +293,16 @@ describe('checkGithub', () => {
     ],
     ['GitHub unreachable', { user: down }, ['fail github-token']],
     [
+      'an app installation token (GET /user is for users)',
+      { user: answered(403, { message: 'Resource not accessible by integration' }) },
+      ['warn github-token', 'ok github-repo:octo/repo', 'ok github-webhook'],
+    ],
+    [
+      'a token GitHub forbids',
+      { user: answered(403, { message: 'Forbidden' }) },
+      ['fail github-token'],
+    ],
+    [
       'a repo the token cannot see',
       { repos: [{ repo: 'octo/secret', probe: answered(404, { message: 'Not Found' }) }] },
       ['ok github-token', 'fail github-repo:octo/secret', 'ok github-webhook'],
