@@ -1,10 +1,9 @@
-import { stat } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
 import type { Config } from '../config/types.js';
 import { findExecutable } from '../harness/find-executable.js';
-import { silentLogger } from '../log/create-logger.js';
 import { isStandingRecord } from '../standing/is-standing-record.js';
-import type { StandingSource } from '../standing/standing-types.js';
-import { createRecordStore } from '../state/record-store.js';
+import type { StandingRecord, StandingSource } from '../standing/standing-types.js';
 import { statePaths } from '../state/state-paths.js';
 import type { HarnessFacts } from './check-harnesses.js';
 import type { SessionCwdFacts } from './check-session-cwds.js';
@@ -27,13 +26,7 @@ export async function knownSessions(config: Config): Promise<KnownSession[]> {
     harness: session.harness,
     cwd: session.cwd,
   }));
-  const store = createRecordStore({
-    dir: statePaths(config.state.root).standing,
-    validate: isStandingRecord,
-    logger: silentLogger(),
-  });
-  const created = (await store.list())
-    .map(({ value }) => value)
+  const created = (await readStandingRecords(statePaths(config.state.root).standing))
     .filter((record) => record.source === 'created')
     .filter((record) => !declared.some((each) => each.name === record.name))
     .map((record) => ({
@@ -43,6 +36,33 @@ export async function knownSessions(config: Config): Promise<KnownSession[]> {
       cwd: record.definition.cwd,
     }));
   return [...declared, ...created];
+}
+
+/**
+ * The readable standing records, read directly rather than through the record store: the store
+ * also sweeps stale temporary files, and doctor changes nothing. A damaged file is skipped here
+ * as serve skips it.
+ */
+async function readStandingRecords(dir: string): Promise<StandingRecord[]> {
+  // No standing folder yet: serve has not recorded a session, so none was created.
+  const names = await readdir(dir).catch((): string[] => []);
+  const records = await Promise.all(
+    names
+      .filter((name) => name.endsWith('.json') && !name.startsWith('.'))
+      .map(async (name) => {
+        // Gone since the listing (deleted meanwhile): nothing to know about it.
+        const text = await readFile(path.join(dir, name), 'utf8').catch(() => undefined);
+        if (text === undefined) return undefined;
+        try {
+          const value: unknown = JSON.parse(text);
+          return isStandingRecord(value) ? value : undefined;
+        } catch {
+          // A damaged record: serve reports it (state.record_corrupt); here it is simply not known.
+          return undefined;
+        }
+      }),
+  );
+  return records.filter((record) => record !== undefined);
 }
 
 export async function gatherHarnessFacts(

@@ -1,4 +1,4 @@
-import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -208,6 +208,36 @@ describe('the-loop doctor against the fake Slack and the fake GitHub', () => {
     expect(result.status('harness:ghost')).toBe('fail');
     expect(result.check('harness:ghost')?.message).toContain('standing session haunted');
     expect(result.status('cwd:haunted')).toBe('fail');
+  });
+
+  it('a created session (a record in the state root) whose folder is gone fails; doctor changes no file', async () => {
+    const standing = path.join(dir.path, 'state', 'standing');
+    await mkdir(standing, { recursive: true, mode: 0o700 });
+    const record = {
+      version: 1,
+      name: 'made',
+      source: 'created',
+      status: 'stopped',
+      createdAt: '2026-01-01T00:00:00.000Z',
+      definition: {
+        name: 'made',
+        description: '',
+        harness: 'shell',
+        args: [],
+        cwd: path.join(dir.path, 'removed-folder'),
+        autoStart: false,
+        slack: false,
+      },
+    };
+    await writeFile(path.join(standing, 'made.json'), JSON.stringify(record), { mode: 0o600 });
+    // A temporary file a crashed writer left long ago: serve sweeps these, doctor must not.
+    const stale = path.join(standing, '.made.json.1.abc.tmp');
+    await writeFile(stale, '{', { mode: 0o600 });
+    await utimes(stale, new Date(0), new Date(0));
+    const result = await report({ PATH: process.env['PATH'] ?? '' });
+    expect(result.status('cwd:made')).toBe('fail');
+    expect(result.check('cwd:made')?.remedy).toContain('the-loop standing delete made');
+    expect(await readFile(stale, 'utf8')).toBe('{');
   });
 
   it('the state root: private passes, a folder or file open to others fails', async () => {
