@@ -59,8 +59,10 @@ export interface Config {
     readonly readyTimeoutMs: number;
     /** Pause between paste and the submitting Enter. */
     readonly submitDelayMs: number;
-    /** How long to wait for a harness to confirm a prompt before pressing Enter once more. */
+    /** How long to wait for a harness to confirm a prompt before looking at its screen. */
     readonly confirmTimeoutMs: number;
+    /** How long a message waits for a person's draft in the input box. */
+    readonly draftWaitMs: number;
   };
   readonly slack: {
     readonly enabled: boolean;

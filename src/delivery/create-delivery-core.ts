@@ -11,8 +11,9 @@ import type { DeliveryLedger } from './delivery-ledger.js';
 import { newDeliveryTag } from './delivery-tag.js';
 import { frameMessage } from './frame-message.js';
 import type { Origin } from './origin.js';
+import { boxHoldsPaste, type ScreenReader } from '../harness/claude-screen.js';
+import { createInputBox, type ScreenTarget } from './input-box.js';
 import { sanitizeText } from './sanitize-text.js';
-import { showsPendingInput } from './screen.js';
 
 /** The session a ref resolves to, as far as typing into it is concerned. */
 export interface DeliveryTarget {
@@ -27,6 +28,8 @@ export interface DeliveryTarget {
   readonly notRunning: string;
   /** What to tell the sender when the harness has exited (its pane is dead). */
   readonly exited: (exitStatus: number | undefined) => string;
+  /** Reads the harness's screen (Claude Code): dialogs and the input box are looked at. */
+  readonly screen?: ScreenReader;
 }
 
 /** Throws a LoopError naming the remedy when the ref has no running session. */
@@ -70,8 +73,10 @@ export interface DeliveryCore {
 
 export interface DeliveryTiming {
   readonly readyTimeoutMs: number;
+  /** The pause before Enter for harnesses whose screen is not read. */
   readonly submitDelayMs: number;
   readonly confirmTimeoutMs: number;
+  readonly draftWaitMs?: number;
 }
 
 export interface EventSink {
@@ -115,12 +120,53 @@ export function createDeliveryCore(options: DeliveryCoreOptions): DeliveryCore {
   const lifecycle = options.lifecycle ?? createKeyedQueue();
   const newId = options.newId ?? randomUUID;
 
-  /** Paste, settle, Enter — under the lifecycle lock, so no start or stop comes in between. */
-  const pasteAndSubmit = (target: DeliveryTarget, payload: string, tag: string) =>
-    lifecycle.run(target.ref, async () => {
-      await driver.paste(target.tmuxName, target.owner, payload);
-      // A TUI reads an Enter that arrives with the paste as part of it; let the paste land.
+  const inputBox = createInputBox({
+    driver,
+    draftWaitMs: timing.draftWaitMs ?? 30_000,
+    noBoxTimeoutMs: timing.readyTimeoutMs,
+    press: async (target, key) => {
+      await lifecycle.run(refOf.get(target.tmuxName) ?? target.tmuxName, () =>
+        driver.sendKeys(target.tmuxName, target.owner, [key]),
+      );
+      // An Escape ends a running turn, and Claude Code sends no Stop for it.
+      if (key === 'Escape') states.signal(target.tmuxName, 'stop');
+    },
+  });
+  const refOf = new Map<string, string>();
+
+  /**
+   * Paste, then Enter, each under the lifecycle lock so no start or stop comes in between. Where
+   * the screen is read, Enter goes only onto our own paste (DESIGN §17): the screen is watched
+   * between the two, and looked at once more under the lock right before the key. Elsewhere
+   * Enter follows a settle. Resolves `swallowed` when a dialog took the paste (nothing was
+   * submitted; the caller goes round again).
+   */
+  const pasteAndSubmit = async (
+    target: DeliveryTarget,
+    payload: string,
+    tag: string,
+    held: (reason: string) => void,
+    signal: AbortSignal | undefined,
+  ): Promise<PendingConfirmation | undefined | 'swallowed'> => {
+    await lifecycle.run(target.ref, () => driver.paste(target.tmuxName, target.owner, payload));
+    if (target.screen) {
+      const seen = await inputBox.awaitPaste(
+        screenTarget(target),
+        tag,
+        timing.readyTimeoutMs,
+        held,
+        signal,
+      );
+      if (seen === 'swallowed') return 'swallowed';
+    } else {
+      // A TUI may read an Enter that arrives with the paste as part of it; let the paste land.
       await delay(timing.submitDelayMs);
+    }
+    return lifecycle.run(target.ref, async () => {
+      if (target.screen) {
+        const screen = await inputBox.look(screenTarget(target));
+        if (!boxHoldsPaste(screen, tag)) return 'swallowed';
+      }
       const expected = target.confirms ? confirmations.expect(target.tmuxName, tag) : undefined;
       try {
         await driver.sendKeys(target.tmuxName, target.owner, ['Enter']);
@@ -130,6 +176,13 @@ export function createDeliveryCore(options: DeliveryCoreOptions): DeliveryCore {
       }
       return expected;
     });
+  };
+
+  const screenTarget = (target: DeliveryTarget): ScreenTarget => {
+    if (!target.screen) throw new Error('this harness has no screen reader');
+    refOf.set(target.tmuxName, target.ref);
+    return { tmuxName: target.tmuxName, owner: target.owner, screen: target.screen };
+  };
 
   /** A message typed into a running turn is taken when the turn ends (or injected into it). */
   const takenLater = async (target: DeliveryTarget, pending: PendingConfirmation) => {
@@ -148,16 +201,23 @@ export function createDeliveryCore(options: DeliveryCoreOptions): DeliveryCore {
     }
   };
 
-  /** After no confirmation: Enter again only when the paste still sits in the input box. */
+  /**
+   * No confirmation in time: Enter again only when the paste still sits in the input box (the
+   * first message of a fresh Claude Code loses an early Enter); `undefined` when the agent took it
+   * into a running turn or its queue.
+   */
   const confirmOnce = async (target: DeliveryTarget, pending: PendingConfirmation, tag: string) => {
-    if (await pending.wait(timing.confirmTimeoutMs)) return true;
-    if (states.state(target.tmuxName) !== 'idle') return undefined;
-    const screen = await driver.capture(target.tmuxName).catch(() => '');
-    if (!showsPendingInput(screen, tag)) return false;
-    await lifecycle.run(target.ref, () =>
-      driver.sendKeys(target.tmuxName, target.owner, ['Enter']),
-    );
-    return pending.wait(timing.confirmTimeoutMs);
+    for (let enters = 1; ; enters += 1) {
+      if (await pending.wait(timing.confirmTimeoutMs)) return true;
+      if (!target.screen) return false;
+      const screen = await inputBox.look(screenTarget(target));
+      if (screen.queued || screen.busy || states.state(target.tmuxName) === 'busy')
+        return undefined;
+      if (enters >= 3 || !boxHoldsPaste(screen, tag)) return false;
+      await lifecycle.run(target.ref, () =>
+        driver.sendKeys(target.tmuxName, target.owner, ['Enter']),
+      );
+    }
   };
 
   const typeInto = async (
@@ -167,33 +227,62 @@ export function createDeliveryCore(options: DeliveryCoreOptions): DeliveryCore {
   ): Promise<Typed> => {
     if (request.signal?.aborted) throw cancelled();
     const target = await options.resolve(request.ref);
+    const held = onceEach((reason: string) => progress('held', reason));
     try {
-      await states.waitUntilTypeable(target.tmuxName, {
-        startingTimeoutMs: timing.readyTimeoutMs,
-        onHeld: (reason) => progress('held', reason),
-        ...(request.signal ? { signal: request.signal } : {}),
-      });
-      if (request.signal?.aborted) throw cancelled();
-      const tag = newDeliveryTag(confirmations.pendingTags(target.tmuxName));
-      const payload = target.agent ? frameMessage(request.origin, text, tag) : text;
-      const busy = states.state(target.tmuxName) === 'busy';
-      const pending = await pasteAndSubmit(target, payload, tag);
-      await request.onSubmitted?.();
-      if (!pending) return { confirmed: true };
-      if (busy) {
+      for (let attempt = 1; ; attempt += 1) {
+        await refuseIfExited(target);
+        await states.waitUntilTypeable(target.tmuxName, {
+          startingTimeoutMs: timing.readyTimeoutMs,
+          onHeld: held,
+          ...(request.signal ? { signal: request.signal } : {}),
+        });
+        const screen = target.screen
+          ? await inputBox.emptyBox(screenTarget(target), held, request.signal)
+          : undefined;
+        if (request.signal?.aborted) throw cancelled();
+        const tag = newDeliveryTag(confirmations.pendingTags(target.tmuxName));
+        const payload = target.agent ? frameMessage(request.origin, text, tag) : text;
+        const busy = states.state(target.tmuxName) === 'busy' || screen?.busy === true;
+        const pending = await pasteAndSubmit(target, payload, tag, held, request.signal);
+        if (pending === 'swallowed') {
+          if (attempt >= 3) {
+            throw new LoopError(
+              'delivery_failed',
+              `a dialog in \`${target.tmuxName}\` took the message three times; nothing was ` +
+                `submitted — look at it with \`tmux attach -r -t '=${target.tmuxName}'\``,
+            );
+          }
+          continue;
+        }
+        await request.onSubmitted?.();
+        if (!pending) return { confirmed: true };
+        if (busy) {
+          progress('queued', 'busy');
+          return { later: takenLater(target, pending) };
+        }
+        const confirmed = await confirmOnce(target, pending, tag);
+        if (confirmed !== undefined) {
+          pending.cancel();
+          return { confirmed };
+        }
+        // The agent went busy meanwhile: the prompt is in, taken when the turn allows.
         progress('queued', 'busy');
         return { later: takenLater(target, pending) };
       }
-      const confirmed = await confirmOnce(target, pending, tag);
-      if (confirmed !== undefined) {
-        pending.cancel();
-        return { confirmed };
-      }
-      // The agent went busy or waiting meanwhile: the prompt is in, taken when the turn allows.
-      progress('queued', 'busy');
-      return { later: takenLater(target, pending) };
     } catch (error) {
       throw explained(error, target);
+    }
+  };
+
+  /** A harness that died before anyone noticed is refused now, not held as still starting. */
+  const refuseIfExited = async (target: DeliveryTarget): Promise<void> => {
+    const state = states.state(target.tmuxName);
+    if (state === undefined || state === 'idle' || state === 'busy') return;
+    const info = await driver.probe(target.tmuxName);
+    if (info.state === 'dead' && info.owner === target.owner) {
+      throw new LoopError('session_exited', `tmux session \`${target.tmuxName}\` has exited`, {
+        ...(info.deadStatus === undefined ? {} : { exitStatus: info.deadStatus }),
+      });
     }
   };
 
@@ -253,6 +342,16 @@ export function createDeliveryCore(options: DeliveryCoreOptions): DeliveryCore {
         throw failure;
       }
     },
+  };
+}
+
+/** Calls `tell` once per distinct reason. */
+function onceEach(tell: (reason: string) => void): (reason: string) => void {
+  const told = new Set<string>();
+  return (reason) => {
+    if (told.has(reason)) return;
+    told.add(reason);
+    tell(reason);
   };
 }
 

@@ -407,6 +407,8 @@ export function createStandingService(options: StandingServiceOptions): Standing
         throw new LoopError('session_not_running', standingMessages.stopped(name));
       const harness = config.harnesses[resolved.definition.harness];
       await driver.sendKeys(standingTarget(name), owner, [harness?.interruptKey ?? 'C-c']);
+      // The turn is over: Claude Code sends no Stop for an interrupted one.
+      readiness.signal(standingTarget(name), 'stop', standingRef(name));
     },
 
     async recordSlackThread(name, binding) {
@@ -441,7 +443,7 @@ export function createStandingService(options: StandingServiceOptions): Standing
           ...(status === undefined ? {} : { exitStatus: status }),
           exitedAt: clock().toISOString(),
         });
-        readiness.forget(standingTarget(name));
+        readiness.signal(standingTarget(name), 'exit', standingRef(name));
         options.tokens.revoke(standingRef(name));
         events.record('session.exited', { ref: standingRef(name), exitStatus: status });
         return { status };

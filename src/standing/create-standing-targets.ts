@@ -1,5 +1,6 @@
 import type { Config } from '../config/types.js';
 import type { DeliveryTarget } from '../delivery/create-delivery-core.js';
+import { harnessTraits } from '../harness/harness-traits.js';
 import { LoopError } from '../errors.js';
 import { parseStandingRef, standingTarget } from '../refs.js';
 import type { RecordStore } from '../state/record-store.js';
@@ -36,8 +37,7 @@ export function createStandingTargets(options: {
       ref,
       tmuxName: standingTarget(name),
       owner: options.owner,
-      agent: harness?.agent ?? false,
-      confirms: harness?.kind === 'claude',
+      ...harnessTraits(harness),
       notRunning: standingMessages.stopped(name),
       exited: (exitStatus) => standingMessages.exited(name, exitStatus),
     };

@@ -36,7 +36,24 @@ export function createTmuxDriver(options: TmuxDriverOptions): TmuxDriver {
     return versionPromise;
   };
 
+  /**
+   * A pane that just died is marked dead a moment before tmux has reaped its process and knows
+   * the exit status; such a pane is asked about again briefly, so the status is not lost.
+   */
   const probe = async (name: string): Promise<SessionInfo> => {
+    let info = await probeOnce(name);
+    for (
+      let tries = 0;
+      info.state === 'dead' && info.deadStatus === undefined && tries < 10;
+      tries += 1
+    ) {
+      await delay(50);
+      info = await probeOnce(name);
+    }
+    return info;
+  };
+
+  const probeOnce = async (name: string): Promise<SessionInfo> => {
     assertTargetName(name);
     const result = await runner.run(['list-panes', '-t', paneTarget(name), '-F', sessionFormat]);
     if (result.exitCode !== 0) {
@@ -199,6 +216,19 @@ export function createTmuxDriver(options: TmuxDriverOptions): TmuxDriver {
       const result = await runner.run(['capture-pane', '-p', '-t', paneTarget(name)]);
       if (result.exitCode !== 0) throw notRunning(name);
       return result.stdout;
+    },
+
+    async attachedClients(name) {
+      assertTargetName(name);
+      const result = await runner.run([
+        'display-message',
+        '-p',
+        '-t',
+        paneTarget(name),
+        '#{session_attached}',
+      ]);
+      if (result.exitCode !== 0) throw notRunning(name);
+      return Number(result.stdout.trim()) || 0;
     },
 
     async terminate(name, owner, { graceMs }) {

@@ -47,6 +47,8 @@ export interface TmuxDriver {
   paste(name: string, owner: string, text: string): Promise<void>;
   sendKeys(name: string, owner: string, keys: readonly string[]): Promise<void>;
   capture(name: string): Promise<string>;
+  /** How many tmux clients are attached to the session (a person may be typing in it). */
+  attachedClients(name: string): Promise<number>;
   /** SIGTERM to the pane's process group, a grace period, SIGKILL, then kill-session. */
   terminate(name: string, owner: string, options: TerminateOptions): Promise<void>;
   /** Removes a session whose pane is dead (ours only). */

@@ -1,7 +1,8 @@
 import type { Config } from '../config/types.js';
 import type { DeliveryTarget, EventSink } from '../delivery/create-delivery-core.js';
 import { createKeyedQueue, type KeyedQueue } from '../concurrency/keyed-queue.js';
-import type { ReadinessTracker } from '../delivery/readiness-tracker.js';
+import type { AgentStates } from '../delivery/agent-states.js';
+import { harnessTraits } from '../harness/harness-traits.js';
 import { LoopError, asLoopError } from '../errors.js';
 import type { SessionStarter } from '../harness/create-session-starter.js';
 import type { SessionTokens } from '../harness/session-tokens.js';
@@ -54,7 +55,7 @@ export function createWorkItemService(options: {
   readonly driver: TmuxDriver;
   readonly starter: SessionStarter;
   readonly tokens: SessionTokens;
-  readonly readiness: ReadinessTracker;
+  readonly readiness: AgentStates;
   readonly events: EventSink;
   readonly owner: string;
   readonly stopGraceMs: number;
@@ -213,8 +214,7 @@ export function createWorkItemService(options: {
         ref: workItemRef(item),
         tmuxName: workItemTarget(item),
         owner,
-        agent: harness?.agent ?? false,
-        confirms: harness?.kind === 'claude',
+        ...harnessTraits(harness),
         notRunning: `the session for ${workItemRef(item)} is not running — comment \`${config.github.keyword} start\` on it`,
         exited: (exitStatus) => exitedMessage(item, exitStatus),
       };
@@ -248,7 +248,7 @@ export function createWorkItemService(options: {
           ...(status === undefined ? {} : { exitStatus: status }),
           exitedAt: clock().toISOString(),
         });
-        options.readiness.forget(target);
+        options.readiness.signal(target, 'exit', ref);
         options.tokens.revoke(ref);
         events.record('session.exited', { ref, exitStatus: status });
         return { status };

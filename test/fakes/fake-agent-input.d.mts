@@ -2,14 +2,18 @@
 export type InputEffect =
   | { type: 'typed'; text: string }
   | { type: 'erase' }
-  | { type: 'pasted'; length: number }
+  | { type: 'pasted'; length: number; newlines: number; text: string }
   | { type: 'submit'; text: string }
-  /** An Enter read while a paste was still settling: a newline in the prompt, not a submit. */
+  /** An Enter read while a paste was still settling: lost, the text stays in the line. */
   | { type: 'absorbed-enter' }
   | { type: 'escape' }
   | { type: 'ctrl-c'; repeated: boolean };
 
 export interface InputReader {
+  /** What the input line holds. */
+  current(): string;
+  /** Replaces the input line (an interrupted prompt put back; Escape twice empties it). */
+  setLine(text: string): void;
   /** Decodes more input (already UTF-8 decoded); an incomplete escape sequence waits for more. */
   feed(text: string): InputEffect[];
   /** True when a lone ESC is waiting: the caller flushes it after a short quiet time. */

@@ -27,6 +27,9 @@ export function createInputReader(options = {}) {
   let pasteEndedAt = Number.NEGATIVE_INFINITY;
   let inPaste = false;
   let pasteLength = 0;
+  let pasteNewlines = 0;
+  /** @type {string} */
+  let pasteText = '';
   /** tmux turns each LF of a paste into CR, so a CR is a newline and a CR LF pair is one. */
   let afterCr = false;
   let line = '';
@@ -39,6 +42,8 @@ export function createInputReader(options = {}) {
     afterCr = chunk.endsWith('\r');
     chunk = chunk.replace(/\r\n?/g, '\n');
     pasteLength += chunk.length;
+    pasteNewlines += (chunk.match(/\n/g) ?? []).length;
+    pasteText += chunk;
     line += chunk;
   }
 
@@ -62,7 +67,12 @@ export function createInputReader(options = {}) {
         addPasted(text.slice(i, end));
         inPaste = false;
         pasteEndedAt = now();
-        effects.push({ type: 'pasted', length: pasteLength });
+        effects.push({
+          type: 'pasted',
+          length: pasteLength,
+          newlines: pasteNewlines,
+          text: pasteText,
+        });
         i = end + PASTE_END.length;
         continue;
       }
@@ -77,6 +87,8 @@ export function createInputReader(options = {}) {
         if (sequence === PASTE_START) {
           inPaste = true;
           pasteLength = 0;
+          pasteNewlines = 0;
+          pasteText = '';
           afterCr = false;
         } else if (sequence === ESC) {
           key(effects, { type: 'escape' });
@@ -104,7 +116,7 @@ export function createInputReader(options = {}) {
    */
   function control(char, effects) {
     if (char === '\r' && now() - pasteEndedAt < pasteSettleMs) {
-      line += '\n';
+      // As Claude Code 2.1 does with an Enter that comes too soon: it is lost, the text stays.
       key(effects, { type: 'absorbed-enter' });
     } else if (char === '\r') {
       if (line.length > 0) key(effects, { type: 'submit', text: line });
@@ -134,6 +146,14 @@ export function createInputReader(options = {}) {
   }
 
   return {
+    /** What the input line holds (Claude Code's input box). */
+    current() {
+      return line;
+    },
+    /** Replaces the input line: Claude Code puts an interrupted prompt back, Escape twice empties. */
+    setLine(/** @type {string} */ text) {
+      line = text;
+    },
     feed(text) {
       /** @type {InputEffect[]} */
       const effects = [];

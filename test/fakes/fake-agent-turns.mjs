@@ -7,6 +7,7 @@ import { appendJsonLine } from './fake-agent-jsonl.mjs';
  * @typedef {{ run: (event: string, payload: Record<string, unknown>, matchValue?: string) => Promise<void> }} HookRunner
  * @typedef {{ sessionId: string, transcriptPath: string, cwd: string, hooks: HookRunner,
  *   turnMs: number, echo: (text: string) => void, say: (text: string) => void,
+ *   restore?: (prompt: string) => void,
  *   exit: () => void }} TurnOptions
  * @typedef {{ readonly cancelled: boolean, cancel: () => void, wait: (ms: number) => Promise<void> }} Turn
  */
@@ -60,6 +61,8 @@ export function createTurns(options) {
       const content = [{ type: 'text', text: '[Request interrupted by user]' }];
       appendJsonLine(options.transcriptPath, transcriptLine(options.sessionId, 'user', content));
       options.say('⎿  Interrupted');
+      // Claude Code puts a prompt interrupted before any output back into the input box.
+      options.restore?.(prompt);
       return;
     }
     const text = `echo: ${prompt.split('\n')[0] ?? ''}`;
@@ -85,6 +88,10 @@ export function createTurns(options) {
     submit(prompt) {
       options.echo(`› ${shorten(prompt)}  (${prompt.length} chars)`);
       return enqueue(() => answer(prompt));
+    },
+    /** Whether a turn is being answered. */
+    busy() {
+      return active !== undefined;
     },
     /** Cancels the turn being answered; true when there was one. */
     interrupt() {

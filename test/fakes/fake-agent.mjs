@@ -11,8 +11,9 @@
  * Knobs (environment): FAKE_AGENT_STARTUP_MS (input is dropped until ready, default 0),
  * FAKE_AGENT_TURN_MS (time to answer, so Escape can cancel a turn; default 0),
  * FAKE_AGENT_HOOK_TIMEOUT_MS (default 10 000, or a hook's own `timeout` in seconds),
- * FAKE_AGENT_PASTE_SETTLE_MS (an Enter this soon after a paste joins it as a newline, as in Claude
- * Code, whose paste handler waits 100 ms; default 0, recorded as an `enter_absorbed` event).
+ * FAKE_AGENT_PASTE_SETTLE_MS (an Enter this soon after a paste is lost and the text stays in the
+ * box, as Claude Code 2.1 loses an Enter that comes within ~500 ms of its box first showing;
+ * default 0, recorded as an `enter_absorbed` event).
  * A prompt with a line `FAKE:notify` also fires a permission Notification; one containing
  * `FAKE:exit` makes the agent exit 0 once that turn is answered.
  */
@@ -97,10 +98,24 @@ const stdout = process.stdout;
 // The pane may close under us; writing to a gone terminal is the end of this agent, not an error.
 stdout.on('error', () => process.exit(0));
 
-/** Replaces the input line with a short note of what was submitted. @param {string} text */
-const echo = (text) => stdout.write(`\r\x1b[2K${text}`);
-/** @param {string} text */
-const say = (text) => stdout.write(`\r\n${text}\r\n> `);
+/**
+ * The input box line, as Claude Code draws it: its `❯` is followed by a no-break space (a prompt
+ * echoed in the conversation has a plain one), which is how the-loop finds the box on screen.
+ */
+const BOX = '❯\u00a0';
+/** What the input box shows: one line, always redrawn as the last line of the screen. */
+let boxShown = '';
+const drawBox = () => stdout.write(`\r\x1b[2K${BOX}${boxShown}`);
+/** Puts a line above the box and draws the box again under it. @param {string} text */
+const say = (text) => {
+  stdout.write(`\r\x1b[2K${text}\r\n`);
+  drawBox();
+};
+/** A short note of what was submitted, above a fresh, empty box. @param {string} text */
+const echo = (text) => {
+  boxShown = '';
+  say(text);
+};
 
 /** Reasons to exit after which there is no terminal left to restore. */
 const TERMINAL_GONE = new Set(['SIGHUP', 'terminal closed']);
@@ -137,11 +152,18 @@ const turns = createTurns({
   turnMs,
   echo,
   say,
+  restore: (prompt) => {
+    reader.setLine(prompt);
+    boxShown = prompt.replace(/\n/g, ' ');
+    drawBox();
+  },
   exit: () => exit(0, 'FAKE:exit'),
 });
 
-/** @param {string} prompt */
-function submit(prompt) {
+/** @param {string} typed */
+function submit(typed) {
+  // Claude Code submits a tab as four spaces.
+  const prompt = typed.replace(/\t/g, '    ');
   appendJsonLine(files.prompts, {
     ts: Date.now(),
     hrtime: process.hrtime.bigint().toString(),
@@ -150,6 +172,28 @@ function submit(prompt) {
     pid: process.pid,
   });
   void turns.submit(prompt);
+}
+
+/**
+ * Escape as Claude Code 2.1 reads it: it interrupts a running turn; on a box with text the first
+ * press only warns (`Esc again to clear`) and the second empties it.
+ */
+let escapesOnText = 0;
+function escape() {
+  const busy = turns.busy();
+  interrupt('escape');
+  if (busy) {
+    escapesOnText = 0;
+    return;
+  }
+  if (reader.current() === '') return;
+  escapesOnText += 1;
+  if (escapesOnText < 2) return;
+  escapesOnText = 0;
+  reader.setLine('');
+  boxShown = '';
+  drawBox();
+  recordEvent('box_cleared');
 }
 
 /** @param {'escape' | 'ctrl-c'} key */
@@ -165,18 +209,27 @@ const reader = createInputReader({
 /** @param {import('./fake-agent-input.mjs').InputEffect[]} effects */
 function apply(effects) {
   for (const effect of effects) {
-    if (effect.type === 'typed') stdout.write(effect.text.replace(/\n/g, '\r\n'));
-    else if (effect.type === 'erase') stdout.write('\b \b');
+    if (effect.type === 'typed') {
+      boxShown += effect.text.replace(/\n/g, ' ');
+      drawBox();
+    } else if (effect.type === 'erase') {
+      boxShown = Array.from(boxShown).slice(0, -1).join('');
+      drawBox();
+    }
     // Claude Code shows a paste as a placeholder in its input box; the-loop looks for it there
     // before it presses Enter a second time.
     else if (effect.type === 'pasted') {
+      // As Claude Code 2.1: a long paste (over ~800 characters, or 3+ newlines) is one token.
       pasteCount += 1;
-      stdout.write(`[Pasted text #${pasteCount} ${effect.length} chars]`);
+      if (effect.length > 800 || effect.newlines >= 3) {
+        const lines = effect.newlines > 0 ? ` +${effect.newlines} lines` : '';
+        boxShown += `[Pasted text #${pasteCount}${lines}]`;
+      } else boxShown += effect.text.replace(/\n/g, ' ');
+      drawBox();
     } else if (effect.type === 'submit') submit(effect.text);
     else if (effect.type === 'absorbed-enter') {
-      stdout.write('\r\n');
       recordEvent('enter_absorbed');
-    } else if (effect.type === 'escape') interrupt('escape');
+    } else if (effect.type === 'escape') escape();
     else if (effect.type === 'ctrl-c') {
       interrupt('ctrl-c');
       if (effect.repeated) exit(0, 'ctrl-c');
@@ -219,7 +272,8 @@ recordEvent('started', { source: opened.source });
 setTimeout(() => {
   ready = true;
   recordEvent('ready');
-  stdout.write('ready\r\n> ');
+  stdout.write('ready\r\n');
+  drawBox();
   void turns.start(opened.source);
   if (args.prompt !== undefined) submit(args.prompt);
   if (inputEnded) finishAfterEnd();

@@ -73,6 +73,9 @@ export function createFakeTmuxDriver(): FakeTmuxDriver {
       calls.push(`keys ${name} ${keys.join(' ')}`);
       ours(name, owner);
     },
+    async attachedClients() {
+      return 0;
+    },
     async capture(name) {
       return sessions.get(name)?.pasted.join('\n') ?? '';
     },

@@ -4,7 +4,12 @@ import { execa } from 'execa';
 import { parse, stringify } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/api/create-api-client.js';
-import { binPath, createServeFixture, type ServeFixture } from '../helpers/run-serve.js';
+import {
+  binPath,
+  createServeFixture,
+  waitForTurns,
+  type ServeFixture,
+} from '../helpers/run-serve.js';
 import { agentRecords } from './support/agent-records.js';
 
 describe('a config that becomes invalid while serve runs', () => {
@@ -22,6 +27,7 @@ describe('a config that becomes invalid while serve runs', () => {
     await serve.start();
     const created = await serve.cli(['standing', 'create', 'steady']);
     expect(created.exitCode, created.stderr).toBe(0);
+    await waitForTurns(serve, 'standing:steady', 1);
 
     const original = parse(await readFile(serve.configPath, 'utf8')) as Record<string, unknown>;
     const broken = {

@@ -118,7 +118,7 @@ describe('a session whose harness has exited', () => {
     );
     expect(listed.tmux).toBe('dead');
     const refused = await serve.cli(['standing', 'say', 'self', 'echo hi']);
-    expect(refused.exitCode).toBe(1);
+    expect(refused.exitCode, refused.stdout).toBe(1);
     expect(refused.stderr).toMatch(/has exited/);
     expect(await tmuxSessions(serve)).toContain('loop-standing-self');
   });

@@ -76,7 +76,10 @@ describe('delivery core with real tmux and the fake agent', () => {
     const prompts = await eventually(async () =>
       (await agent.prompts()).length ? agent.prompts() : undefined,
     );
-    expect(prompts.map((entry) => untagged(entry.prompt))).toEqual([`[cli · ana]\n\n${text}`]);
+    // Byte-exact but for the tab, which the fake agent (like Claude Code) submits as four spaces.
+    expect(prompts.map((entry) => untagged(entry.prompt))).toEqual([
+      `[cli · ana]\n\n${text.replace(/\t/g, '    ')}`,
+    ]);
   });
 
   it('tells the origin the message is submitted before it reports the outcome', async () => {

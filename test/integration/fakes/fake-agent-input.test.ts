@@ -34,17 +34,19 @@ describe('createInputReader', () => {
     expect(submits(feedAll(Array.from(pasted)))).toEqual(['xa\nb\n\nc\nd\té🚀']);
   });
 
-  it('with a paste settle, an Enter read too soon joins the paste and a later one submits it', () => {
+  it('with a paste settle, an Enter read too soon is lost and a later one submits the text', () => {
     let clock = 1_000;
     const reader = createInputReader({ pasteSettleMs: 100, now: () => clock });
-    expect(reader.feed(`${START}hello${END}`)).toEqual([{ type: 'pasted', length: 5 }]);
+    expect(reader.feed(`${START}hello${END}`)).toEqual([
+      { type: 'pasted', length: 5, newlines: 0, text: 'hello' },
+    ]);
     clock += 99;
     expect(reader.feed('\r')).toEqual([{ type: 'absorbed-enter' }]);
     clock += 1;
-    expect(reader.feed('\r')).toEqual([{ type: 'submit', text: 'hello\n' }]);
+    expect(reader.feed('\r')).toEqual([{ type: 'submit', text: 'hello' }]);
   });
 
-  it('with a paste settle, an Enter in the same read as the paste joins it', () => {
+  it('with a paste settle, an Enter in the same read as the paste is lost', () => {
     const reader = createInputReader({ pasteSettleMs: 100, now: () => 5_000 });
     expect(submits(reader.feed(`${START}hello${END}\r`))).toEqual([]);
   });
@@ -58,7 +60,9 @@ describe('createInputReader', () => {
   });
 
   it('reports the length of each paste', () => {
-    expect(feedAll([`${START}abc${END}`])).toEqual([{ type: 'pasted', length: 3 }]);
+    expect(feedAll([`${START}abc${END}`])).toEqual([
+      { type: 'pasted', length: 3, newlines: 0, text: 'abc' },
+    ]);
   });
 
   it('submits typed text on Enter and nothing for an empty line', () => {

@@ -91,7 +91,11 @@ describe('fake agent in a tmux pane', () => {
     await agent.say('second prompt');
     const prompts = await waitForPrompts(home, 2, WAIT_MS);
 
-    expect(prompts.map((record) => record.prompt)).toEqual([text, 'second prompt']);
+    // Byte-exact but for tabs, which Claude Code submits as four spaces.
+    expect(prompts.map((record) => record.prompt)).toEqual([
+      text.replace(/\t/g, '    '),
+      'second prompt',
+    ]);
     expect(prompts[0]).toMatchObject({ sessionId, pid: expect.any(Number) });
     expect(BigInt(prompts[1]?.hrtime ?? '0')).toBeGreaterThan(BigInt(prompts[0]?.hrtime ?? '0'));
   });

@@ -357,7 +357,12 @@ describe('resolveConfig defaults', () => {
       },
       defaults: { harness: 'claude', cwd: '/etc/the-loop' },
       standing: { autoStart: true, allowedRoots: ['/etc/the-loop'], sessions: [] },
-      delivery: { readyTimeoutMs: 30000, submitDelayMs: 150, confirmTimeoutMs: 5000 },
+      delivery: {
+        readyTimeoutMs: 30000,
+        submitDelayMs: 150,
+        confirmTimeoutMs: 5000,
+        draftWaitMs: 30000,
+      },
       slack: { enabled: true, mode: 'socket', channel: '', command: '/loop', authorizedUsers: [] },
       github: {
         repos: [],
@@ -425,6 +430,7 @@ describe('resolveConfig defaults', () => {
       readyTimeoutMs: 30000,
       submitDelayMs: 0,
       confirmTimeoutMs: 5000,
+      draftWaitMs: 30000,
     });
     expect(config.github.poll).toEqual({ enabled: true, intervalSeconds: 30 });
   });

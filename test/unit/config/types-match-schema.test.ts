@@ -49,7 +49,7 @@ const everyKey: DeepRequired<Config> = {
       },
     ],
   },
-  delivery: { readyTimeoutMs: 1, submitDelayMs: 1, confirmTimeoutMs: 1 },
+  delivery: { readyTimeoutMs: 1, submitDelayMs: 1, confirmTimeoutMs: 1, draftWaitMs: 1 },
   slack: { enabled: true, mode: 'socket', channel: '', command: '/loop', authorizedUsers: [] },
   github: {
     repos: [{ repo: 'octo/repo', path: '/srv/repo' }],

@@ -1,0 +1,129 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { LoopError } from '../errors.js';
+import type { AgentScreen, ScreenReader } from '../harness/claude-screen.js';
+import { boxHoldsPaste } from '../harness/claude-screen.js';
+import type { TmuxDriver } from '../tmux/tmux-driver.js';
+import { cancelled } from './agent-states.js';
+
+/** A session whose screen the-loop can read, as the input-box steps need it. */
+export interface ScreenTarget {
+  readonly tmuxName: string;
+  readonly owner: string;
+  readonly screen: ScreenReader;
+}
+
+export type HeldReason = 'permission' | 'dialog' | 'draft';
+
+const pollMs = 150;
+
+/**
+ * The steps around a paste that look at the screen first (DESIGN §13, §17): the box must be
+ * empty before a paste, Enter goes only onto our own paste, and a dialog is never typed into.
+ */
+export function createInputBox(options: {
+  readonly driver: TmuxDriver;
+  readonly draftWaitMs: number;
+  /** How long a screen may show neither an input box nor a known dialog. */
+  readonly noBoxTimeoutMs: number;
+  /** Runs a key press under the session's lifecycle lock. */
+  readonly press: (target: ScreenTarget, key: string) => Promise<void>;
+}) {
+  const { driver } = options;
+
+  const look = async (target: ScreenTarget): Promise<AgentScreen> =>
+    target.screen(await driver.capture(target.tmuxName));
+
+  /**
+   * Waits until the input box is there and empty. What the-loop left in it (a paste whose Enter
+   * was lost in a crash, a prompt Claude Code restored after an interrupt) is cleared; a person's
+   * draft (a client is attached) is waited for, up to `draftWaitMs`.
+   */
+  const emptyBox = async (
+    target: ScreenTarget,
+    hold: (reason: HeldReason) => void,
+    signal: AbortSignal | undefined,
+  ): Promise<AgentScreen> => {
+    let draftSince: number | undefined;
+    const started = Date.now();
+    let clears = 0;
+    for (;;) {
+      if (signal?.aborted) throw cancelled();
+      const screen = await look(target);
+      if (screen.box === '') return screen;
+      if (screen.dialog) {
+        hold(screen.dialog === 'permission' ? 'permission' : 'dialog');
+      } else if (screen.box === undefined) {
+        if (Date.now() - started > options.noBoxTimeoutMs) {
+          throw new LoopError(
+            'delivery_failed',
+            `\`${target.tmuxName}\` shows no input box and no dialog the-loop knows; look at it with ` +
+              `\`tmux attach -r -t '=${target.tmuxName}'\``,
+          );
+        }
+      } else {
+        if ((await driver.attachedClients(target.tmuxName)) > 0) {
+          hold('draft');
+          draftSince ??= Date.now();
+          if (Date.now() - draftSince > options.draftWaitMs) {
+            throw new LoopError(
+              'delivery_failed',
+              `someone is typing in \`${target.tmuxName}\` (its input box has a draft); the message ` +
+                `was not typed over it — send it again once the draft is sent or cleared`,
+            );
+          }
+        } else if (screen.busy) {
+          // Escape in a running turn interrupts it: leftover text waits for the turn to end.
+        } else if (clears < 4) {
+          // Escape twice empties a box with text; Escape on an empty box opens other UI, so the
+          // box is looked at before each press.
+          clears += 1;
+          await options.press(target, 'Escape');
+        } else {
+          throw new LoopError(
+            'delivery_failed',
+            `the input box of \`${target.tmuxName}\` holds text the-loop could not clear; nothing ` +
+              `was typed — look at it with \`tmux attach -t '=${target.tmuxName}'\``,
+          );
+        }
+      }
+      await delay(pollMs);
+    }
+  };
+
+  /**
+   * Waits for the paste to show in the box. `swallowed` when a dialog took the screen and the box
+   * came back empty (the paste went into the dialog: it may be pasted again); a slow or frozen
+   * screen is waited for, up to `ms`, and then refused — a paste is never sent twice on a guess.
+   */
+  const awaitPaste = async (
+    target: ScreenTarget,
+    tag: string,
+    ms: number,
+    hold: (reason: HeldReason) => void,
+    signal: AbortSignal | undefined,
+  ): Promise<'shown' | 'swallowed'> => {
+    const deadline = Date.now() + ms;
+    let sawDialog = false;
+    for (;;) {
+      const screen = await look(target);
+      if (boxHoldsPaste(screen, tag)) return 'shown';
+      if (screen.dialog) {
+        sawDialog = true;
+        hold(screen.dialog === 'permission' ? 'permission' : 'dialog');
+      } else if (sawDialog && screen.box === '') {
+        return 'swallowed';
+      } else if (Date.now() >= deadline) {
+        throw new LoopError(
+          'delivery_failed',
+          `the message did not show in \`${target.tmuxName}\`'s input box within ` +
+            `${Math.round(ms / 1000)} s, so Enter was not pressed and nothing was submitted; look at ` +
+            `it with \`tmux attach -r -t '=${target.tmuxName}'\``,
+        );
+      }
+      if (signal?.aborted && !sawDialog) throw cancelled();
+      await delay(sawDialog ? pollMs : pollMs / 3);
+    }
+  };
+
+  return { look, emptyBox, awaitPaste };
+}
