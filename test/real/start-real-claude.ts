@@ -77,9 +77,9 @@ export async function startRealClaude(): Promise<RealClaude> {
 
 /** Every text block of the request's user messages, in order (the prompt is among the last). */
 export function userTexts(request: RecordedRequest): string[] {
-  const body = request.body as { messages?: Array<{ role: string; content: unknown }> };
+  const body = request.body as { messages?: Array<{ role: string; content: unknown }> } | undefined;
   const texts: string[] = [];
-  for (const message of body.messages ?? []) {
+  for (const message of body?.messages ?? []) {
     if (message.role !== 'user') continue;
     if (typeof message.content === 'string') texts.push(message.content);
     else if (Array.isArray(message.content)) {
