@@ -46,6 +46,16 @@ describe.skipIf(unavailable !== undefined)('facts about the real Claude Code', (
     await pane?.dispose();
   });
 
+  // A failed fact is read from the screen and the hooks: show both.
+  afterEach(async (context) => {
+    const session = pane.sessions.at(-1);
+    if (context.task.result?.state !== 'fail' || session === undefined) return;
+    const calls = (await pane.hooks()).slice(-8).map((call) => JSON.stringify(call).slice(0, 300));
+    process.stderr.write(
+      `\n--- screen\n${await pane.screen(session)}\n--- last hooks\n${calls.join('\n')}\n`,
+    );
+  });
+
   describe('dialogs before SessionStart', () => {
     it('an untrusted folder: the trust dialog shows, a paste onto it is dropped, Enter trusts and only then SessionStart', async () => {
       const session = await pane.launch({ cwd: pane.untrusted });
@@ -127,17 +137,6 @@ describe.skipIf(unavailable !== undefined)('facts about the real Claude Code', (
       await pane.waitForScreen(session, /^❯\u00a0$/m);
     });
 
-    // A failed fact is read from the screen and the hooks: show both.
-    afterEach(async (context) => {
-      if (context.task.result?.state !== 'fail') return;
-      const calls = (await pane.hooks())
-        .slice(-8)
-        .map((call) => JSON.stringify(call).slice(0, 300));
-      process.stderr.write(
-        `\n--- screen\n${await pane.screen(session)}\n--- last hooks\n${calls.join('\n')}\n`,
-      );
-    });
-
     it('a tab in a paste reaches UserPromptSubmit and the model as four spaces', async () => {
       const before = (await pane.hooks()).length;
       await pane.submit(session, 'tab\there');
@@ -189,6 +188,30 @@ describe.skipIf(unavailable !== undefined)('facts about the real Claude Code', (
           JSON.stringify(r.body ?? null).includes('a message meant for the model'),
         ),
       ).toBe(false);
+    });
+
+    it('3 in the permission dialog says No at once: the turn ends with no Stop and no PostToolUse', async () => {
+      const marker = path.join(pane.work, 'never-made');
+      pane.fake.script(toolUse('Bash', { command: `touch ${marker}`, description: 'Make a file' }));
+      await pane.submit(session, 'try to make a file');
+      const asked = (call: HookCall) =>
+        call.event === 'PermissionRequest' && JSON.stringify(call.input).includes(marker);
+      await pane.waitForHook(asked, 'PermissionRequest');
+      await pane.waitForScreen(session, /Do you want to proceed\?/);
+      const since = (await pane.hooks()).findIndex(asked);
+      await pane.keys(session, '3');
+      await pane.waitForScreen(session, /⎿\s+Interrupted · What should Claude do instead\?/);
+      await pane.waitForScreen(session, /^❯\u00a0$/m);
+      await pane.submit(session, 'after the no');
+      await pane.waitForHook(prompted('after the no'), 'the next prompt');
+      // Its answer is unscripted; let the turn end so the next test's script is not taken by it.
+      const calls = await pane.hooks();
+      await pane.waitForHook((call) => call.event === 'Stop', 'the Stop after the no', {
+        since: calls.findIndex(prompted('after the no')),
+      });
+      const between = calls.slice(since + 1, calls.findIndex(prompted('after the no')));
+      expect(between.map((call) => call.event)).toEqual([]);
+      expect(existsSync(marker)).toBe(false);
     });
 
     it('prompts sent while a plain turn runs are queued, confirmed after its Stop, and merged into one turn', async () => {
@@ -289,6 +312,9 @@ describe.skipIf(unavailable !== undefined)('facts about the real Claude Code', (
         calls.findIndex(prompted('interrupt me and more')),
       );
       expect(between.map((call) => call.event)).toEqual([]);
+      await pane.waitForHook((call) => call.event === 'Stop', 'the joined turn to end', {
+        since: calls.findIndex(prompted('interrupt me and more')),
+      });
       never.open();
     });
   });

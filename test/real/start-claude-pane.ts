@@ -40,6 +40,8 @@ export interface ClaudePane {
   readonly dir: string;
   readonly work: string;
   readonly untrusted: string;
+  /** The sessions launched so far, newest last. */
+  readonly sessions: readonly string[];
   /** Starts Claude Code in a new session; resolves with the session name. */
   launch(options?: { cwd?: string; apiKey?: string }): Promise<string>;
   /** load-buffer + `paste-buffer -p -d`, as the delivery core pastes. */
@@ -102,7 +104,9 @@ export async function startClaudePane(): Promise<ClaudePane> {
   const fake = await startFakeAnthropic();
   const tmux = createPrivateTmux();
 
+  const sessions: string[] = [];
   const pane: ClaudePane = {
+    sessions,
     fake,
     tmux,
     dir,
@@ -110,6 +114,7 @@ export async function startClaudePane(): Promise<ClaudePane> {
     untrusted,
     async launch(options = {}) {
       const name = `claude-${randomUUID().slice(0, 8)}`;
+      sessions.push(name);
       const env = claudeEnv({
         home,
         baseUrl: fake.url,
