@@ -1,0 +1,112 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/** The one Claude Code version the real-client tier runs (DESIGN §11). Change it here only. */
+export const CLAUDE_CODE_VERSION = '2.1.197';
+export const CLAUDE_CODE_PACKAGE = '@anthropic-ai/claude-code';
+
+/** The cache folder the tier installs into: outside the clone, reused across runs. */
+export function claudeCodeCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  const cache =
+    env.XDG_CACHE_HOME !== undefined && env.XDG_CACHE_HOME !== ''
+      ? env.XDG_CACHE_HOME
+      : path.join(homedir(), '.cache');
+  return path.join(cache, 'the-loop-test', `claude-code-${CLAUDE_CODE_VERSION}`);
+}
+
+/** The installed native binary (the package's postinstall copies it over `bin/claude.exe`). */
+export function claudeCodeBinary(env: NodeJS.ProcessEnv = process.env): string {
+  return path.join(claudeCodeCacheDir(env), 'node_modules', '.bin', 'claude');
+}
+
+export type InstallOutcome =
+  | { readonly ok: true; readonly binary: string; readonly installed: boolean }
+  | { readonly ok: false; readonly reason: string };
+
+/** Whether the cached binary is there and says it is the pinned version. */
+export async function installedVersion(binary: string): Promise<string | undefined> {
+  if (!existsSync(binary)) return undefined;
+  try {
+    const { stdout } = await run(binary, ['--version'], {
+      timeout: 30_000,
+      env: {
+        ...process.env,
+        DISABLE_AUTOUPDATER: '1',
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+      },
+    });
+    return stdout.trim().split(' ')[0];
+  } catch {
+    // A binary that does not run (a half-copied file, the placeholder stub) counts as not installed.
+    return undefined;
+  }
+}
+
+/**
+ * Installs the pinned Claude Code from the npm registry into the cache, with its install scripts
+ * and optional dependencies (the native binary is the optional `…-linux-x64` package, which the
+ * postinstall script copies into place). It installs into a fresh folder and renames it over the
+ * cache, so an interrupted install never leaves a cache that looks complete.
+ */
+export async function ensureClaudeCode(
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<InstallOutcome> {
+  const binary = claudeCodeBinary(env);
+  if ((await installedVersion(binary)) === CLAUDE_CODE_VERSION) {
+    return { ok: true, binary, installed: false };
+  }
+  const target = claudeCodeCacheDir(env);
+  const staging = `${target}.partial-${process.pid}`;
+  await rm(staging, { recursive: true, force: true });
+  await mkdir(staging, { recursive: true });
+  await writeFile(path.join(staging, 'package.json'), '{ "private": true }\n');
+  // `npm run` exports its own config as npm_* variables (a local prefix among them); the child npm
+  // must install into the staging folder, not into the clone.
+  const childEnv = Object.fromEntries(
+    Object.entries(env).filter(([name]) => !name.toLowerCase().startsWith('npm_')),
+  );
+  try {
+    await run(
+      'npm',
+      [
+        'install',
+        '--prefix',
+        staging,
+        '--no-audit',
+        '--no-fund',
+        '--no-package-lock',
+        '--include=optional',
+        '--ignore-scripts=false',
+        `${CLAUDE_CODE_PACKAGE}@${CLAUDE_CODE_VERSION}`,
+      ],
+      { cwd: staging, env: childEnv, timeout: 600_000, maxBuffer: 16 * 1024 * 1024 },
+    );
+  } catch (error) {
+    await rm(staging, { recursive: true, force: true });
+    const detail =
+      error instanceof Error && 'stderr' in error ? String(error.stderr) : String(error);
+    const last = detail.trim().split('\n').filter(Boolean).slice(-1)[0] ?? 'no output';
+    return {
+      ok: false,
+      reason: `npm install ${CLAUDE_CODE_PACKAGE}@${CLAUDE_CODE_VERSION} failed: ${last}`,
+    };
+  }
+  const staged = path.join(staging, 'node_modules', '.bin', 'claude');
+  const version = await installedVersion(staged);
+  if (version !== CLAUDE_CODE_VERSION) {
+    await rm(staging, { recursive: true, force: true });
+    return {
+      ok: false,
+      reason: `the installed claude says version ${version ?? 'nothing'} (the native binary or its postinstall is missing)`,
+    };
+  }
+  await rm(target, { recursive: true, force: true });
+  await rename(staging, target);
+  return { ok: true, binary, installed: true };
+}

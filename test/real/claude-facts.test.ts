@@ -1,0 +1,321 @@
+import { writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { readFile } from 'node:fs/promises';
+import { text, toolUse } from '../fakes/fake-anthropic/scripted-answer.js';
+import type { RecordedRequest } from '../fakes/fake-anthropic/start-fake-anthropic.js';
+import { realTierUnavailable } from './real-tier-availability.js';
+import { UNAPPROVED_API_KEY } from './scratch-home.js';
+import { startClaudePane, type ClaudePane, type HookCall } from './start-claude-pane.js';
+import { userTexts } from './start-real-claude.js';
+
+const unavailable = realTierUnavailable();
+
+/** A promise a test settles when it wants a slow scripted turn to go on. */
+function gate(): { promise: Promise<void>; open: () => void } {
+  let open: () => void = () => undefined;
+  const promise = new Promise<void>((resolve) => (open = resolve));
+  return { promise, open };
+}
+
+const prompted = (prompt: string) => (call: HookCall) =>
+  call.event === 'UserPromptSubmit' && call.input.prompt === prompt;
+
+const systemTexts = (request: RecordedRequest) =>
+  (
+    (request.body as { messages?: Array<{ role: string; content: unknown }> } | undefined)
+      ?.messages ?? []
+  )
+    .filter((message) => message.role === 'system')
+    .map((message) => String(message.content));
+
+/**
+ * What the real Claude Code does where the-loop depends on it (test/real/FINDINGS.md), pinned
+ * against the client alone, without the-loop. When the pinned version changes, a fact that no
+ * longer holds fails here, and the fake agent's twin of it must change with it.
+ */
+describe.skipIf(unavailable !== undefined)('facts about the real Claude Code', () => {
+  let pane: ClaudePane;
+
+  beforeAll(async () => {
+    pane = await startClaudePane();
+  });
+
+  afterAll(async () => {
+    await pane?.dispose();
+  });
+
+  // A failed fact is read from the screen and the hooks: show both.
+  afterEach(async (context) => {
+    const session = pane.sessions.at(-1);
+    if (context.task.result?.state !== 'fail' || session === undefined) return;
+    const calls = (await pane.hooks()).slice(-8).map((call) => JSON.stringify(call).slice(0, 300));
+    process.stderr.write(
+      `\n--- screen\n${await pane.screen(session)}\n--- last hooks\n${calls.join('\n')}\n`,
+    );
+  });
+
+  describe('dialogs before SessionStart', () => {
+    it('an untrusted folder: the trust dialog shows, a paste onto it is dropped, Enter trusts and only then SessionStart', async () => {
+      const session = await pane.launch({ cwd: pane.untrusted });
+      await pane.waitForScreen(session, /Is this a project you created or one you trust\?/);
+      const screen = await pane.screen(session);
+      expect(screen).toContain('❯ 1. Yes, I trust this folder');
+      expect(screen).toContain('Enter to confirm · Esc to cancel');
+      const startedHere = (call: HookCall) =>
+        call.event === 'SessionStart' && call.input.cwd === pane.untrusted;
+      expect((await pane.hooks()).some(startedHere)).toBe(false);
+      await pane.paste(session, 'pasted onto the dialog');
+      await pane.keys(session, 'Enter');
+      await pane.waitForHook(startedHere, 'SessionStart after trusting');
+      await pane.waitForScreen(session, /^❯\u00a0$/m);
+      expect(await pane.screen(session)).not.toContain('pasted onto the dialog');
+    });
+
+    it('an unapproved API key: the key dialog shows with "No" preselected, before SessionStart; 1 approves', async () => {
+      const before = (await pane.hooks()).length;
+      const session = await pane.launch({ apiKey: UNAPPROVED_API_KEY });
+      const screen = await pane.waitForScreen(
+        session,
+        /Detected a custom API key in your environment/,
+      );
+      expect(screen).toContain('Do you want to use this API key?');
+      expect(screen).toContain('❯ 2. No (recommended)');
+      expect((await pane.hooks()).slice(before).some((call) => call.event === 'SessionStart')).toBe(
+        false,
+      );
+      await pane.keys(session, '1');
+      await pane.waitForHook(
+        (call) => call.event === 'SessionStart',
+        'SessionStart after approving the key',
+        {
+          since: before,
+        },
+      );
+      await pane.waitForScreen(session, /^❯\u00a0$/m);
+    });
+  });
+
+  it("a fresh session's first Enter, sent with its first paste, is dropped; the paste stays in the box", async () => {
+    const session = await pane.launch();
+    await pane.waitForScreen(session, /^❯\u00a0$/m);
+    const before = (await pane.hooks()).length;
+    await pane.tmux.run(['load-buffer', '-b', 'first', '-'], 'the first message');
+    // One tmux command: the paste and the Enter reach Claude Code in one write, as a delivery
+    // with no settle would send them.
+    await pane.tmux.run([
+      'paste-buffer',
+      '-p',
+      '-d',
+      '-b',
+      'first',
+      '-t',
+      `=${session}:`,
+      ';',
+      'send-keys',
+      '-t',
+      `=${session}:`,
+      'Enter',
+    ]);
+    await pane.waitForScreen(session, /^❯\u00a0the first message$/m);
+    // Nothing announces a dropped key: give the Enter two seconds to have any effect.
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expect((await pane.hooks()).slice(before).some(prompted('the first message'))).toBe(false);
+    expect(await pane.screen(session)).toMatch(/^❯\u00a0the first message$/m);
+    await pane.keys(session, 'Enter');
+    await pane.waitForHook(prompted('the first message'), 'the prompt, after a second Enter', {
+      since: before,
+    });
+  });
+
+  describe('one session', () => {
+    let session: string;
+
+    beforeAll(async () => {
+      session = await pane.launch();
+      await pane.waitForScreen(session, /^❯\u00a0$/m);
+    });
+
+    it('a tab in a paste reaches UserPromptSubmit and the model as four spaces', async () => {
+      const before = (await pane.hooks()).length;
+      await pane.submit(session, 'tab\there');
+      await pane.waitForHook(prompted('tab    here'), 'UserPromptSubmit with four spaces');
+      const request = await pane.fake.waitForRequest(
+        (r) => r.kind === 'turn' && userTexts(r).includes('tab    here'),
+        { what: 'the tab turn' },
+      );
+      expect(JSON.stringify(request.body)).not.toContain('tab\\there');
+      await pane.waitForHook((call) => call.event === 'Stop', 'Stop', { since: before });
+    });
+
+    it('the permission dialog swallows a paste, and the Enter after it approves the tool', async () => {
+      const marker = path.join(pane.work, 'made-by-the-test');
+      pane.fake.script(
+        toolUse('Bash', { command: `touch ${marker}`, description: 'Make a file' }),
+        text('Made it.'),
+      );
+      const before = (await pane.hooks()).length;
+      await pane.submit(session, 'make the file');
+      const request = await pane.waitForHook(
+        (call) => call.event === 'PermissionRequest',
+        'PermissionRequest',
+      );
+      expect(request.input).toMatchObject({
+        tool_name: 'Bash',
+        tool_input: { command: `touch ${marker}` },
+      });
+      const dialog = await pane.waitForScreen(session, /Do you want to proceed\?/);
+      expect(dialog).toContain('❯ 1. Yes');
+      expect(dialog).toContain('Esc to cancel · Tab to amend');
+      await pane.paste(session, 'a message meant for the model');
+      await pane.keys(session, 'Enter');
+      await pane.waitForHook(
+        (call) => call.event === 'PostToolUse' && call.input.tool_name === 'Bash',
+        'PostToolUse: the tool ran',
+      );
+      expect(existsSync(marker)).toBe(true);
+      await pane.waitForHook(
+        (call) => call.event === 'Stop' && call.input.last_assistant_message === 'Made it.',
+        'Stop',
+      );
+      const later = (await pane.hooks()).slice(before);
+      expect(
+        later.some((call) => JSON.stringify(call.input).includes('a message meant for the model')),
+      ).toBe(false);
+      expect(
+        pane.fake.requests.some((r) =>
+          JSON.stringify(r.body ?? null).includes('a message meant for the model'),
+        ),
+      ).toBe(false);
+    });
+
+    it('3 in the permission dialog says No at once: the turn ends with no Stop and no PostToolUse', async () => {
+      const marker = path.join(pane.work, 'never-made');
+      pane.fake.script(toolUse('Bash', { command: `touch ${marker}`, description: 'Make a file' }));
+      await pane.submit(session, 'try to make a file');
+      const asked = (call: HookCall) =>
+        call.event === 'PermissionRequest' && JSON.stringify(call.input).includes(marker);
+      await pane.waitForHook(asked, 'PermissionRequest');
+      await pane.waitForScreen(session, /Do you want to proceed\?/);
+      const since = (await pane.hooks()).findIndex(asked);
+      await pane.keys(session, '3');
+      await pane.waitForScreen(session, /⎿\s+Interrupted · What should Claude do instead\?/);
+      await pane.waitForScreen(session, /^❯\u00a0$/m);
+      await pane.submit(session, 'after the no');
+      await pane.waitForHook(prompted('after the no'), 'the next prompt');
+      // Its answer is unscripted; let the turn end so the next test's script is not taken by it.
+      const calls = await pane.hooks();
+      await pane.waitForHook((call) => call.event === 'Stop', 'the Stop after the no', {
+        since: calls.findIndex(prompted('after the no')),
+      });
+      const between = calls.slice(since + 1, calls.findIndex(prompted('after the no')));
+      expect(between.map((call) => call.event)).toEqual([]);
+      expect(existsSync(marker)).toBe(false);
+    });
+
+    it('prompts sent while a plain turn runs are queued, confirmed after its Stop, and merged into one turn', async () => {
+      const slow = gate();
+      pane.fake.script(text('Slow answer.', { until: slow.promise }), text('Merged answer.'));
+      await pane.submit(session, 'a slow turn');
+      await pane.fake.waitForRequest(
+        (r) => r.kind === 'turn' && userTexts(r).includes('a slow turn'),
+      );
+      await pane.submit(session, 'queued one');
+      await pane.submit(session, 'queued two');
+      const busy = await pane.waitForScreen(session, /❯ queued two\n/);
+      expect(busy).toMatch(/^ {2}❯ queued one$/m);
+      expect(busy).toMatch(/^❯\u00a0Press up to edit queued messages$/m);
+      expect((await pane.hooks()).some(prompted('queued one'))).toBe(false);
+      slow.open();
+      const isStopOf = (answer: string) => (call: HookCall) =>
+        call.event === 'Stop' && call.input.last_assistant_message === answer;
+      await pane.waitForHook(isStopOf('Merged answer.'), 'the Stop of the merged turn');
+      const calls = await pane.hooks();
+      const order = [
+        isStopOf('Slow answer.'),
+        prompted('queued one'),
+        prompted('queued two'),
+        isStopOf('Merged answer.'),
+      ].map((matches) => calls.findIndex(matches));
+      expect(order.every((index) => index >= 0)).toBe(true);
+      expect([...order].sort((x, y) => x - y)).toEqual(order);
+      const turns = pane.fake.requests.filter(
+        (r) => r.kind === 'turn' && userTexts(r).some((t) => t.includes('queued one')),
+      );
+      expect(userTexts(turns[0]!).slice(-2)).toEqual(['queued one\n', 'queued two']);
+    });
+
+    it('a prompt sent while a tool call is under way is injected into the turn, with no UserPromptSubmit', async () => {
+      const notes = path.join(pane.work, 'notes.txt');
+      await writeFile(notes, 'the notes\n');
+      const held = gate();
+      pane.fake.script(
+        toolUse('Read', { file_path: notes }, { until: held.promise }),
+        text('Read them.'),
+      );
+      await pane.submit(session, 'read the notes');
+      await pane.fake.waitForRequest(
+        (r) => r.kind === 'turn' && userTexts(r).includes('read the notes'),
+      );
+      await pane.submit(session, 'injected words');
+      await pane.waitForScreen(session, /Press up to edit queued messages/);
+      held.open();
+      const stop = await pane.waitForHook(
+        (call) => call.event === 'Stop' && call.input.last_assistant_message === 'Read them.',
+        'the Stop of the tool turn',
+      );
+      const injected = pane.fake.requests.find((r) =>
+        systemTexts(r).some((t) =>
+          t.startsWith('The user sent a new message while you were working:\ninjected words\n'),
+        ),
+      );
+      expect(injected).toBeDefined();
+      expect(
+        (await pane.hooks()).some(
+          (call) =>
+            JSON.stringify(call.input).includes('injected words') &&
+            call.event === 'UserPromptSubmit',
+        ),
+      ).toBe(false);
+      const transcript = await readFile(String(stop.input.transcript_path), 'utf8');
+      const attachments = transcript
+        .split('\n')
+        .filter((line) => line !== '')
+        .map(
+          (line) =>
+            JSON.parse(line) as { type?: string; attachment?: { type?: string; prompt?: string } },
+        )
+        .filter(
+          (entry) => entry.type === 'attachment' && entry.attachment?.type === 'queued_command',
+        );
+      expect(attachments.map((entry) => entry.attachment?.prompt)).toContain('injected words');
+    });
+
+    it('Escape before any output puts the prompt back in the box, with no Stop; the next paste joins it', async () => {
+      const never = gate();
+      pane.fake.script(text('never sent', { until: never.promise }));
+      await pane.submit(session, 'interrupt me');
+      await pane.waitForHook(prompted('interrupt me'), 'UserPromptSubmit');
+      await pane.fake.waitForRequest(
+        (r) => r.kind === 'turn' && userTexts(r).includes('interrupt me'),
+      );
+      await pane.keys(session, 'Escape');
+      await pane.waitForScreen(session, /^❯\u00a0interrupt me\n─/m);
+      await pane.paste(session, ' and more');
+      await pane.waitForScreen(session, /^❯\u00a0interrupt me and more\n─/m);
+      await pane.keys(session, 'Enter');
+      await pane.waitForHook(prompted('interrupt me and more'), 'the joined prompt');
+      const calls = await pane.hooks();
+      const between = calls.slice(
+        calls.findIndex(prompted('interrupt me')) + 1,
+        calls.findIndex(prompted('interrupt me and more')),
+      );
+      expect(between.map((call) => call.event)).toEqual([]);
+      await pane.waitForHook((call) => call.event === 'Stop', 'the joined turn to end', {
+        since: calls.findIndex(prompted('interrupt me and more')),
+      });
+      never.open();
+    });
+  });
+});
