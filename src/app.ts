@@ -31,7 +31,7 @@ import {
 import { createStandingTargets } from './standing/create-standing-targets.js';
 import { isStandingRecord } from './standing/is-standing-record.js';
 import { ensurePrivateDir } from './state/ensure-private-dir.js';
-import { openEventLog, type EventLog } from './state/event-log.js';
+import { openEventLog, prepareEventLog, type EventLog } from './state/event-log.js';
 import { loadInstanceIdentity } from './state/instance-identity.js';
 import { cacheRecordStore } from './state/cached-record-store.js';
 import { createRecordStore } from './state/record-store.js';
@@ -86,6 +86,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const paths = await ensureStateRoot(config.state.root, logger);
   await ensurePrivateDir(paths.harness);
   const { id: owner } = await loadInstanceIdentity(paths.root);
+  await prepareEventLog(paths.events, logger);
   const events: EventLog = openEventLog({ path: paths.events, logger });
 
   const tmuxOptions = { socket: config.tmux.socket, env: tmuxEnvironment(env) };
@@ -256,6 +257,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       readiness,
       confirmations,
       replies,
+      logger,
     }),
   ];
   const server: ControlServer = createControlServer({
