@@ -195,13 +195,14 @@ export function createControlModeRunner(options: ControlModeRunnerOptions): Clos
     const dash = args.indexOf('-', load);
     if (load === -1 || dash === -1 || (end !== -1 && dash > end)) return undefined;
     const file = path.join(options.scratchDir, `buffer-${randomUUID()}`);
-    // The folder is made on first use and again if someone removed it.
-    await writeFile(file, input, { mode: 0o600 }).catch(async (error: unknown) => {
-      if (errnoCode(error) !== 'ENOENT') throw error;
-      await ensurePrivateDir(options.scratchDir);
-      await writeFile(file, input, { mode: 0o600 });
-    });
+    // Removed in `finally` even when the write itself fails (a full disk leaves a part behind).
     try {
+      // The folder is made on first use and again if someone removed it.
+      await writeFile(file, input, { mode: 0o600 }).catch(async (error: unknown) => {
+        if (errnoCode(error) !== 'ENOENT') throw error;
+        await ensurePrivateDir(options.scratchDir);
+        await writeFile(file, input, { mode: 0o600 });
+      });
       const line = controlModeLine(args.map((arg, index) => (index === dash ? file : arg)));
       return line === undefined || closed ? undefined : await send(line);
     } finally {
