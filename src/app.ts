@@ -93,6 +93,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const tmuxRunner = createControlModeRunner({
     ...tmuxOptions,
     sessionName: `loop-control-${owner.slice(0, 12)}`,
+    owner,
     scratchDir: paths.tmuxScratch,
     fallback: createExecaTmuxRunner(tmuxOptions),
     logger,
