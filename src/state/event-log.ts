@@ -59,7 +59,7 @@ async function openForAppend(file: string): Promise<FileHandle> {
   try {
     handle = await open(file, appendFlags, privateFileMode);
   } catch (error) {
-    if (errnoCode(error) === 'ENXIO') throw notRegular(file, 'FIFO or socket');
+    if (errnoCode(error) === 'ENXIO') throw notRegular(file, 'FIFO or socket', 'write to');
     throw error;
   }
   return handle;
@@ -97,12 +97,12 @@ export async function prepareEventLog(file: string, logger: Logger): Promise<voi
     handle = await open(file, constants.O_RDWR | constants.O_NONBLOCK | constants.O_NOCTTY);
   } catch (error) {
     if (errnoCode(error) === 'ENOENT') return;
-    if (errnoCode(error) === 'ENXIO') throw notRegular(file, 'FIFO or socket');
+    if (errnoCode(error) === 'ENXIO') throw notRegular(file, 'FIFO or socket', 'write to');
     throw error;
   }
   try {
     const stats = await handle.stat();
-    if (!stats.isFile()) throw notRegular(file, fileKind(stats));
+    if (!stats.isFile()) throw notRegular(file, fileKind(stats), 'write to');
     const end = await lastLineEnd(handle, stats.size);
     if (end === stats.size) return;
     await handle.truncate(end);
@@ -151,7 +151,7 @@ export function openEventLog(options: EventLogOptions): EventLog {
     const handle = await openForAppend(file);
     try {
       const stats = await handle.stat();
-      if (!stats.isFile()) throw notRegular(file, fileKind(stats));
+      if (!stats.isFile()) throw notRegular(file, fileKind(stats), 'write to');
       if ((stats.mode & 0o777) !== privateFileMode) await handle.chmod(privateFileMode);
       const kept = await appendLines(handle, data, stats.size);
       return countLines(data.subarray(kept));

@@ -71,10 +71,10 @@ export function isNotRegularFile(error: unknown): error is LoopError {
   return error instanceof LoopError && typeof error.details['fileType'] === 'string';
 }
 
-export function notRegular(file: string, kind: string): LoopError {
+export function notRegular(file: string, kind: string, use = 'read'): LoopError {
   return new LoopError(
     'state_corrupt',
-    `${file} is a ${kind}, not a regular file; the-loop will not read it: remove it ` +
+    `${file} is a ${kind}, not a regular file; the-loop will not ${use} it: remove it ` +
       `(\`rm ${file}\`)`,
     { file, fileType: kind },
   );
