@@ -35,7 +35,7 @@ import {
 import { createStandingTargets } from './standing/create-standing-targets.js';
 import { isStandingRecord } from './standing/is-standing-record.js';
 import { ensurePrivateDir } from './state/ensure-private-dir.js';
-import { openEventLog, type EventLog } from './state/event-log.js';
+import { openEventLog, prepareEventLog, type EventLog } from './state/event-log.js';
 import { loadInstanceIdentity } from './state/instance-identity.js';
 import { cacheRecordStore } from './state/cached-record-store.js';
 import { createRecordStore } from './state/record-store.js';
@@ -90,12 +90,14 @@ export async function createApp(options: AppOptions): Promise<App> {
   const paths = await ensureStateRoot(config.state.root, logger);
   await ensurePrivateDir(paths.harness);
   const { id: owner } = await loadInstanceIdentity(paths.root);
+  await prepareEventLog(paths.events, logger);
   const events: EventLog = openEventLog({ path: paths.events, logger });
 
   const tmuxOptions = { socket: config.tmux.socket, env: tmuxEnvironment(env) };
   const tmuxRunner = createControlModeRunner({
     ...tmuxOptions,
     sessionName: `loop-control-${owner.slice(0, 12)}`,
+    owner,
     scratchDir: paths.tmuxScratch,
     fallback: createExecaTmuxRunner(tmuxOptions),
     logger,
@@ -293,6 +295,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       readiness,
       confirmations,
       replies,
+      logger,
     }),
   ];
   const server: ControlServer = createControlServer({

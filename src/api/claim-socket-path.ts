@@ -10,7 +10,8 @@ const probeTimeoutMs = 1_000;
 /**
  * Makes `socketPath` free for a new control server. A socket nobody answers on was left by a
  * crashed `serve` and is removed; a socket something answers on belongs to a live `serve` and is
- * refused, never taken over; a file that is not a socket is never deleted.
+ * refused, never taken over; a file that is not a socket, or a socket of another user, is never
+ * deleted.
  */
 export async function claimSocketPath(socketPath: string): Promise<void> {
   if (Buffer.byteLength(socketPath) > maxSocketPathBytes) {
@@ -29,6 +30,15 @@ export async function claimSocketPath(socketPath: string): Promise<void> {
     throw new LoopError(
       'conflict',
       `${socketPath} exists and is not a socket: move it away so \`the-loop serve\` can listen there`,
+    );
+  }
+  // Another user's socket is never ours to remove, stale or not (docs/security.md).
+  const uid = process.getuid?.();
+  if (uid !== undefined && stats.uid !== uid) {
+    throw new LoopError(
+      'forbidden',
+      `${socketPath} belongs to another user (uid ${stats.uid}); the-loop never removes another ` +
+        "user's socket: give this `the-loop serve` another state.root, or ask that user to remove it",
     );
   }
   const probe = await probeSocket(socketPath);

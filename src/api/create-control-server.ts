@@ -33,6 +33,20 @@ export interface ControlServer {
   tcpAddress(): { host: string; port: number } | undefined;
 }
 
+/**
+ * Anyone who can reach `api.listen` may connect before the token is checked, so the TCP listener
+ * bounds what such a client can hold (docs/security.md): its headers within 10 s (Node allows 60),
+ * the whole request within 30 s, checked every second (Node checks every 30), and at most
+ * `tcpMaxConnections` connections at once — one past that is closed as it arrives. The CLI talks
+ * over the unix socket, which has none of these limits.
+ */
+const tcpLimits = {
+  headersTimeout: 10_000,
+  requestTimeout: 30_000,
+  connectionsCheckingInterval: 1_000,
+} as const;
+export const tcpMaxConnections = 64;
+
 /** The control plane (DESIGN §3.5): HTTP/1.1 JSON on a 0600 unix socket, optionally on TCP. */
 export function createControlServer(options: ControlServerOptions): ControlServer {
   const shared = {
@@ -86,7 +100,11 @@ export function createControlServer(options: ControlServerOptions): ControlServe
       });
       if (chmodError !== undefined) throw chmodError;
       if (tcp !== undefined) {
-        tcpServer = createServer(createRequestListener({ ...shared, bearerToken: tcp.token }));
+        tcpServer = createServer(
+          tcpLimits,
+          createRequestListener({ ...shared, bearerToken: tcp.token }),
+        );
+        tcpServer.maxConnections = tcpMaxConnections;
         tcpServer.on('error', logError);
         await listenServer(tcpServer, { host: tcp.host, port: tcp.port }).catch(
           (error: unknown) => {

@@ -1,31 +1,21 @@
-import { open } from 'node:fs/promises';
+import { readRegularFile } from '../state/read-regular-file.js';
 
 /** Only the end of a transcript matters, and transcripts of long sessions grow large. */
 const tailBytes = 1024 * 1024;
 
 /**
  * The text of the last assistant message in a Claude Code transcript (JSON lines), for Stop hooks
- * that do not carry `last_assistant_message`. Anything unreadable yields undefined.
+ * that do not carry `last_assistant_message`; undefined when there is none. The path comes from a
+ * hook payload, so it can name anything: only a regular file is read (never a FIFO, which would
+ * hold one of libuv's few file threads until someone writes to it), and only its last MiB. A file
+ * that cannot be read throws (a LoopError for a special file, the system error otherwise).
  */
 export async function readLastAssistantMessage(
   transcriptPath: unknown,
 ): Promise<string | undefined> {
   if (typeof transcriptPath !== 'string' || transcriptPath === '') return undefined;
-  let text: string;
-  try {
-    const handle = await open(transcriptPath, 'r');
-    try {
-      const { size } = await handle.stat();
-      const start = Math.max(0, size - tailBytes);
-      const buffer = Buffer.alloc(size - start);
-      await handle.read(buffer, 0, buffer.length, start);
-      text = buffer.toString('utf8');
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    return undefined;
-  }
+  const text = await readRegularFile(transcriptPath, { maxBytes: tailBytes, tail: true });
+  if (text === undefined) return undefined;
   const lines = text.split('\n').reverse();
   for (const line of lines) {
     const message = assistantText(line);

@@ -18,14 +18,28 @@ export interface ReplySink {
   post(ref: string, text: string, kind: ReplyKind): Promise<ReplyTarget>;
 }
 
+/** A place that serves the ref but did not take the reply, and why (the sink's LoopError). */
+export interface ReplyFailure {
+  readonly surface: ReplyTarget['surface'];
+  readonly code: string;
+  readonly reason: string;
+}
+
+export interface ReplyOutcome {
+  readonly targets: ReplyTarget[];
+  /** Empty when every place that serves the ref took the reply. */
+  readonly failed: ReplyFailure[];
+}
+
 export interface ReplyRouter {
-  /** Posts to every sink that serves the ref; returns where it landed. */
-  post(ref: string, text: string, kind: ReplyKind): Promise<{ targets: ReplyTarget[] }>;
+  /** Posts to every sink that serves the ref; returns where it landed and where it did not. */
+  post(ref: string, text: string, kind: ReplyKind): Promise<ReplyOutcome>;
 }
 
 /**
  * Sends what an agent says to the people its session works for (DESIGN §8). Each post is one
- * `agent.posted` event (never the text); a failing sink is reported, not fatal to the others.
+ * `agent.posted` event (never the text); a failing sink is reported, not fatal to the others, and
+ * the caller learns of it: `the-loop post` must not say "posted" when nobody got the words.
  */
 export function createReplyRouter(options: {
   readonly sinks: readonly ReplySink[];
@@ -35,20 +49,21 @@ export function createReplyRouter(options: {
   return {
     async post(ref, text, kind) {
       const targets: ReplyTarget[] = [];
-      const failed: string[] = [];
+      const failed: ReplyFailure[] = [];
       for (const sink of options.sinks) {
         try {
           if (!(await sink.accepts(ref))) continue;
           targets.push(await sink.post(ref, text, kind));
         } catch (error) {
-          failed.push(sink.surface);
+          const failure = asLoopError(error);
+          failed.push({ surface: sink.surface, code: failure.code, reason: failure.message });
           options.logger.warn(
             {
               event: 'agent.post_failed',
               ref,
               surface: sink.surface,
-              code: asLoopError(error).code,
-              reason: asLoopError(error).message,
+              code: failure.code,
+              reason: failure.message,
             },
             'agent reply not posted',
           );
@@ -59,9 +74,9 @@ export function createReplyRouter(options: {
         kind,
         bytes: Buffer.byteLength(text),
         postedTo: targets.map((target) => target.surface),
-        ...(failed.length ? { failed } : {}),
+        ...(failed.length ? { failed: failed.map((failure) => failure.surface) } : {}),
       });
-      return { targets };
+      return { targets, failed };
     },
   };
 }

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { readFile, readdir, stat, unlink } from 'node:fs/promises';
+import { readdir, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '../log/create-logger.js';
 import { ensurePrivateDir } from './ensure-private-dir.js';
 import { errnoCode } from './errno-code.js';
+import { isNotRegularFile, readRegularFile } from './read-regular-file.js';
 import { writeFileAtomic } from './write-file-atomic.js';
 
 /**
@@ -43,10 +44,21 @@ export function createDedupeLedger(options: {
       const record = `${JSON.stringify({ at: clock(), owner })}\n`;
       if (await writeFileAtomic(file, record, { exclusive: true })) return true;
       if (!owner) return false;
-      const held = await readFile(file, 'utf8').then(
-        (text) => (JSON.parse(text) as { owner?: unknown }).owner,
-        () => undefined,
-      );
+      let held: unknown;
+      try {
+        const text = await readRegularFile(file);
+        held = text === undefined ? undefined : (JSON.parse(text) as { owner?: unknown }).owner;
+      } catch (error) {
+        // Unreadable or damaged: nobody can be shown to hold it for this owner. A FIFO is said
+        // so, since reading one blindly would have hung here.
+        if (isNotRegularFile(error)) {
+          options.logger.warn(
+            { event: 'state.file_not_regular', file, fileType: error.details['fileType'] },
+            'skipping a dedupe record that is not a regular file',
+          );
+        }
+        held = undefined;
+      }
       return held === owner;
     },
     async has(id) {

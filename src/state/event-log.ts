@@ -1,8 +1,11 @@
-import { open } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import { LoopError } from '../errors.js';
 import type { Logger } from '../log/create-logger.js';
 import { ensurePrivateDir } from './ensure-private-dir.js';
 import { errnoCode } from './errno-code.js';
+import { fileKind, notRegular } from './read-regular-file.js';
 import { scrubEventFields } from './scrub-event-fields.js';
 import { privateFileMode } from './write-file-atomic.js';
 
@@ -37,11 +40,102 @@ export function formatEventLine(ts: Date, event: string, fields: Record<string, 
   }
 }
 
+// O_NONBLOCK: opening a FIFO for writing must fail at once (ENXIO) or return, never wait for a
+// reader inside libuv's small thread pool; for a regular file it changes nothing.
+const appendFlags =
+  constants.O_WRONLY |
+  constants.O_APPEND |
+  constants.O_CREAT |
+  constants.O_NONBLOCK |
+  constants.O_NOCTTY;
+const newline = 0x0a;
+
+/**
+ * Opens the event log for appending, refusing anything but a regular file: events written to a
+ * FIFO are lost to whoever reads it, and a blocked open would stall every file operation.
+ */
+async function openForAppend(file: string): Promise<FileHandle> {
+  let handle: FileHandle;
+  try {
+    handle = await open(file, appendFlags, privateFileMode);
+  } catch (error) {
+    if (errnoCode(error) === 'ENXIO') throw notRegular(file, 'FIFO or socket', 'write to');
+    throw error;
+  }
+  return handle;
+}
+
+/**
+ * Appends `data` (whole lines) in one write(2), so no other line can land inside one of them.
+ * When the disk fills up midway the write comes back short: the file is cut back to the end of
+ * the last whole line, so the next append starts on a line of its own. Returns the bytes kept.
+ */
+async function appendLines(handle: FileHandle, data: Buffer, sizeBefore: number): Promise<number> {
+  let written: number;
+  try {
+    ({ bytesWritten: written } = await handle.write(data, 0, data.length));
+  } catch (error) {
+    // write(2) failed as a whole; a file that grew anyway is cut back all the same.
+    await handle.truncate(sizeBefore).catch(() => undefined);
+    throw error;
+  }
+  if (written === data.length) return written;
+  const kept = written === 0 ? 0 : data.lastIndexOf(newline, written - 1) + 1;
+  await handle.truncate(sizeBefore + kept);
+  return kept;
+}
+
+/**
+ * Run once at start, before the log is appended to: refuses a log that is not a regular file
+ * (serve then does not start, and the message names the file to remove), and drops a last line
+ * that a crash or a full disk cut short, so the next line does not get glued onto it. Dropping
+ * beats terminating it: a cut JSON line is unreadable either way.
+ */
+export async function prepareEventLog(file: string, logger: Logger): Promise<void> {
+  let handle: FileHandle;
+  try {
+    handle = await open(file, constants.O_RDWR | constants.O_NONBLOCK | constants.O_NOCTTY);
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT') return;
+    if (errnoCode(error) === 'ENXIO') throw notRegular(file, 'FIFO or socket', 'write to');
+    throw error;
+  }
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile()) throw notRegular(file, fileKind(stats), 'write to');
+    const end = await lastLineEnd(handle, stats.size);
+    if (end === stats.size) return;
+    await handle.truncate(end);
+    logger.warn(
+      { event: 'events.partial_line_dropped', file, bytes: stats.size - end },
+      'dropped a cut-off last line of the event log',
+    );
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The offset just past the file's last newline (0 when there is none), read from the end. */
+async function lastLineEnd(handle: FileHandle, size: number): Promise<number> {
+  const chunk = Buffer.alloc(64 * 1024);
+  let end = size;
+  while (end > 0) {
+    const start = Math.max(0, end - chunk.length);
+    const { bytesRead } = await handle.read(chunk, 0, end - start, start);
+    const index = chunk.subarray(0, bytesRead).lastIndexOf(newline);
+    if (index !== -1) return start + index + 1;
+    if (start === 0) return 0;
+    // The last line is longer than a chunk: look further back.
+    end = start;
+  }
+  return 0;
+}
+
 /**
  * The event log (DESIGN §3.4) sits on the hot path, so `record` only queues a line; one drain
  * loop appends whatever has queued up in a single write. The file is reopened for every batch,
  * so a log that was deleted or rotated is simply created again; a failing disk costs events and
- * a warning, never the caller.
+ * a warning, never the caller, and never a torn line (see appendLines).
  */
 export function openEventLog(options: EventLogOptions): EventLog {
   const { logger } = options;
@@ -52,31 +146,45 @@ export function openEventLog(options: EventLogOptions): EventLog {
   let closed = false;
   let lost = 0;
 
-  async function appendOnce(data: string): Promise<void> {
-    const handle = await open(file, 'a', privateFileMode);
+  /** Appends the lines; returns how many of them did not fit (a short write). */
+  async function appendOnce(data: Buffer): Promise<number> {
+    const handle = await openForAppend(file);
     try {
       const stats = await handle.stat();
+      if (!stats.isFile()) throw notRegular(file, fileKind(stats), 'write to');
       if ((stats.mode & 0o777) !== privateFileMode) await handle.chmod(privateFileMode);
-      await handle.writeFile(data, 'utf8');
+      const kept = await appendLines(handle, data, stats.size);
+      return countLines(data.subarray(kept));
     } finally {
       await handle.close();
     }
   }
 
-  async function append(data: string, count: number): Promise<void> {
+  async function append(text: string, count: number): Promise<void> {
+    const data = Buffer.from(text, 'utf8');
     try {
+      let short: number;
       try {
-        await appendOnce(data);
+        short = await appendOnce(data);
       } catch (error) {
         if (errnoCode(error) !== 'ENOENT') throw error;
         await ensurePrivateDir(path.dirname(file));
-        await appendOnce(data);
+        short = await appendOnce(data);
+      }
+      if (short > 0) {
+        throw new LoopError('internal', `the disk took only part of the batch; ${short} lost`, {
+          lines: short,
+        });
       }
       if (lost > 0) {
         logger.info({ event: 'events.log_recovered', file, lost }, 'event log is writable again');
         lost = 0;
       }
     } catch (error) {
+      const missing =
+        error instanceof LoopError && typeof error.details['lines'] === 'number'
+          ? error.details['lines']
+          : count;
       // One warning per run of failures: a broken disk must not flood the log it is reported to.
       if (lost === 0) {
         logger.warn(
@@ -84,7 +192,7 @@ export function openEventLog(options: EventLogOptions): EventLog {
           'cannot append to the event log',
         );
       }
-      lost += count;
+      lost += missing;
     }
   }
 
@@ -125,4 +233,12 @@ export function openEventLog(options: EventLogOptions): EventLog {
       await draining;
     },
   };
+}
+
+function countLines(data: Buffer): number {
+  let lines = 0;
+  for (let index = data.indexOf(newline); index !== -1; index = data.indexOf(newline, index + 1)) {
+    lines += 1;
+  }
+  return lines;
 }

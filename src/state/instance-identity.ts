@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { LoopError } from '../errors.js';
 import { ensurePrivateDir } from './ensure-private-dir.js';
 import { errnoCode } from './errno-code.js';
+import { isNotRegularFile, readRegularFile } from './read-regular-file.js';
 import { statePaths } from './state-paths.js';
 import { writeFileAtomic } from './write-file-atomic.js';
 
@@ -38,17 +38,18 @@ export async function loadInstanceIdentity(
 }
 
 async function readIdentity(file: string): Promise<InstanceIdentity | undefined> {
-  let text: string;
+  let text: string | undefined;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readRegularFile(file);
   } catch (error) {
-    if (errnoCode(error) === 'ENOENT') return undefined;
+    if (isNotRegularFile(error)) throw error;
     throw new LoopError(
       'state_corrupt',
       `cannot read ${file} (${errnoCode(error) ?? String(error)}): make it readable by the user that runs the-loop`,
       { file },
     );
   }
+  if (text === undefined) return undefined;
   const identity = parseInstanceIdentity(text);
   if (!identity) throw corrupt(file, 'it is not {"id": "<id>"}');
   return identity;

@@ -1,16 +1,11 @@
-import { readFile } from 'node:fs/promises';
-import { errnoCode } from './errno-code.js';
 import type { LoggedEvent } from './event-log.js';
+import { readRegularFile } from './read-regular-file.js';
 
 /** Every well-formed line of an event log, in file order; a missing log has no events. */
 export async function readEvents(file: string): Promise<LoggedEvent[]> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    if (errnoCode(error) === 'ENOENT') return [];
-    throw error;
-  }
+  // The log grows without bound: the limit is the reader's memory, not a state file's size.
+  const text = await readRegularFile(file, { maxBytes: Number.MAX_SAFE_INTEGER });
+  if (text === undefined) return [];
   const events: LoggedEvent[] = [];
   for (const line of text.split('\n')) {
     const event = parseEventLine(line);

@@ -1,4 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { LoopError } from '../errors.js';
 import type { Logger } from '../log/create-logger.js';
@@ -14,6 +14,7 @@ import {
   type Decoded,
 } from './inbox-file-format.js';
 import { mapLimit } from './map-limit.js';
+import { isNotRegularFile, readRegularFile } from './read-regular-file.js';
 import type { InboxFolderContents } from './pending-inbox-entries.js';
 import { sweepTempFiles } from './sweep-temp-files.js';
 
@@ -52,15 +53,19 @@ export function createInboxFolderReader<T>(options: {
     problem: (value: V) => Record<string, unknown> | undefined = () => undefined,
   ): Promise<V | undefined> {
     const file = path.join(dir, name);
-    let text: string;
+    let text: string | undefined;
     try {
-      text = await readFile(file, 'utf8');
+      text = await readRegularFile(file);
     } catch (error) {
-      // Removed since the listing: it was done in the meantime.
-      if (errnoCode(error) === 'ENOENT') return undefined;
-      warn(file, 'state.record_unreadable', { err: error });
+      if (isNotRegularFile(error)) {
+        warn(file, 'state.file_not_regular', { fileType: error.details['fileType'] });
+      } else {
+        warn(file, 'state.record_unreadable', { err: error });
+      }
       return undefined;
     }
+    // Removed since the listing: it was done in the meantime.
+    if (text === undefined) return undefined;
     const decoded = decode(text);
     if (!decoded.ok) {
       warn(file, 'state.record_corrupt', { reason: decoded.reason });

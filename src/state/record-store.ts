@@ -1,4 +1,4 @@
-import { readdir, readFile, unlink } from 'node:fs/promises';
+import { readdir, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { createKeyedQueue } from '../concurrency/keyed-queue.js';
 import { LoopError } from '../errors.js';
@@ -6,6 +6,7 @@ import type { Logger } from '../log/create-logger.js';
 import { ensurePrivateDir } from './ensure-private-dir.js';
 import { errnoCode } from './errno-code.js';
 import { mapLimit } from './map-limit.js';
+import { isNotRegularFile, readRegularFile } from './read-regular-file.js';
 import { assertRecordKey, isValidRecordKey } from './record-key.js';
 import { sweepTempFiles } from './sweep-temp-files.js';
 import { isTempFileName } from './temp-file-name.js';
@@ -52,13 +53,17 @@ export function createRecordStore<T>(options: RecordStoreOptions<T>): RecordStor
   }
 
   async function load(key: string): Promise<T | undefined> {
-    let text: string;
+    let text: string | undefined;
     try {
-      text = await readFile(fileOf(key), 'utf8');
+      text = await readRegularFile(fileOf(key));
     } catch (error) {
-      if (errnoCode(error) === 'ENOENT') return undefined;
+      // A FIFO or device here would hang the read (and with it list, get and say): skip it.
+      if (isNotRegularFile(error)) {
+        return report(key, 'state.file_not_regular', { fileType: error.details['fileType'] });
+      }
       return report(key, 'state.record_unreadable', { err: error });
     }
+    if (text === undefined) return undefined;
     let value: unknown;
     try {
       value = JSON.parse(text);

@@ -1,11 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import type { Logger } from '../log/create-logger.js';
 import { ensurePrivateDir } from '../state/ensure-private-dir.js';
 import { errnoCode } from '../state/errno-code.js';
+import { classifyTmuxFailure } from './classify-tmux-failure.js';
 import { controlModeLine } from './control-mode-line.js';
 import { createControlModeParser } from './parse-control-mode.js';
 import { parseTmuxVersion, supportsControlClient } from './parse-tmux-version.js';
@@ -22,8 +23,12 @@ export interface ControlModeRunnerOptions {
   /**
    * The session the client attaches to, created when missing. A control client must be attached
    * somewhere, and attaching to an agent's session could resize it; this one runs only `sleep`.
+   * A session of that name without our owner tag is someone else's: the client then makes a
+   * fresh one, `<sessionName>-<random>`, and never attaches to or kills the other (DESIGN §16).
    */
   readonly sessionName: string;
+  /** This instance's id, written to the control session's `@the-loop-owner` like every session's. */
+  readonly owner: string;
   /** A private folder for texts that `load-buffer` reads from a file instead of stdin. */
   readonly scratchDir: string;
   /** Runs what one line cannot carry: `tmux -V`, new sessions, arguments with line breaks. */
@@ -48,6 +53,8 @@ interface Run {
 interface Client {
   readonly child: ChildProcess;
   readonly runs: Run[];
+  /** The session it is attached to: ours, by tag. */
+  readonly session: string;
 }
 
 // Not server commands; arguments with their own escaping for argv; and capture-pane, whose
@@ -68,6 +75,8 @@ export function createControlModeRunner(options: ControlModeRunnerOptions): Clos
   const marker = `the-loop-control-${randomUUID()}`;
   const markerLine = `display-message -p '${marker}'`;
   let client: Client | undefined;
+  /** Set while a client is being started, so calls made meanwhile wait for that one. */
+  let connecting: Promise<Client> | undefined;
   let closed = false;
   let usable: Promise<boolean> | undefined;
 
@@ -119,16 +128,56 @@ export function createControlModeRunner(options: ControlModeRunnerOptions): Clos
     if (gone.child.exitCode === null && gone.child.signalCode === null) gone.child.kill('SIGKILL');
   };
 
-  const connect = (): Client => {
-    const child = spawn(
-      binary,
-      [...base, '-C', 'new-session', '-A', '-s', options.sessionName, '--', 'sleep', '2147483647'],
-      {
-        stdio: ['pipe', 'pipe', 'pipe'],
-        ...(options.env ? { env: options.env } : {}),
-      },
-    );
-    const started: Client = { child, runs: [] };
+  /**
+   * Which session to attach to and how: our own control session again (a restart after a crash
+   * left it running), or a new one — under the usual name when it is free, under a fresh unique
+   * name when a session without our tag holds it, or when tmux cannot say whose it is.
+   */
+  const chooseSession = async (): Promise<{ name: string; attach: boolean }> => {
+    const listing = await options.fallback.run([
+      'list-sessions',
+      '-F',
+      '#{session_name}\t#{@the-loop-owner}',
+    ]);
+    if (listing.exitCode !== 0 && !listing.failedToRun) {
+      if (classifyTmuxFailure(listing.stderr) === 'absent') {
+        return { name: options.sessionName, attach: false };
+      }
+    }
+    const rows = listing.exitCode === 0 ? listing.stdout.split('\n') : undefined;
+    const held = rows?.find((row) => row.split('\t')[0] === options.sessionName);
+    if (rows && held === undefined) return { name: options.sessionName, attach: false };
+    if (held === `${options.sessionName}\t${options.owner}`) {
+      return { name: options.sessionName, attach: true };
+    }
+    return { name: `${options.sessionName}-${randomBytes(3).toString('hex')}`, attach: false };
+  };
+
+  const connect = async (): Promise<Client> => {
+    const { name, attach } = await chooseSession();
+    // No -A on a new one: if the name was taken in the meantime, tmux refuses (the client exits,
+    // the calls waiting on it are reported unknown, the next call chooses again).
+    const command = attach
+      ? ['attach-session', '-t', `=${name}`]
+      : [
+          'new-session',
+          '-s',
+          name,
+          '--',
+          'sleep',
+          '2147483647',
+          ';',
+          'set-option',
+          '-t',
+          `=${name}:`,
+          '@the-loop-owner',
+          options.owner,
+        ];
+    const child = spawn(binary, [...base, '-C', ...command], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      ...(options.env ? { env: options.env } : {}),
+    });
+    const started: Client = { child, runs: [], session: name };
     const parser = createControlModeParser();
     const decoder = new StringDecoder('utf8');
     let partial = '';
@@ -138,7 +187,7 @@ export function createControlModeRunner(options: ControlModeRunnerOptions): Clos
       partial = lines.pop() ?? '';
       for (const line of lines) {
         const event = parser.line(line);
-        if (event?.type === 'session-changed' && event.name !== options.sessionName) {
+        if (event?.type === 'session-changed' && event.name !== name) {
           // Its session was killed and `detach-on-destroy off` moved it into another one — maybe
           // an agent's, whose output it would then receive. Leave; the next call starts over.
           drop(started, `the tmux control client was moved to session ${event.name}`);
@@ -175,9 +224,29 @@ export function createControlModeRunner(options: ControlModeRunnerOptions): Clos
     return started;
   };
 
-  const send = (line: string): Promise<TmuxResult> => {
-    client ??= connect();
-    const current = client;
+  const connected = (): Promise<Client> => {
+    if (client) return Promise.resolve(client);
+    connecting ??= connect().then(
+      (started) => {
+        client = started;
+        connecting = undefined;
+        return started;
+      },
+      (error: unknown) => {
+        connecting = undefined;
+        throw error;
+      },
+    );
+    return connecting;
+  };
+
+  const send = async (line: string): Promise<TmuxResult> => {
+    let current: Client;
+    try {
+      current = await connected();
+    } catch (error) {
+      return unknownOutcome(`tmux control client failed to start: ${String(error)}`);
+    }
     return new Promise<TmuxResult>((resolve) => {
       current.runs.push({ ok: [], stdout: [], stderr: [], resolve });
       startTimer(current);
@@ -195,13 +264,14 @@ export function createControlModeRunner(options: ControlModeRunnerOptions): Clos
     const dash = args.indexOf('-', load);
     if (load === -1 || dash === -1 || (end !== -1 && dash > end)) return undefined;
     const file = path.join(options.scratchDir, `buffer-${randomUUID()}`);
-    // The folder is made on first use and again if someone removed it.
-    await writeFile(file, input, { mode: 0o600 }).catch(async (error: unknown) => {
-      if (errnoCode(error) !== 'ENOENT') throw error;
-      await ensurePrivateDir(options.scratchDir);
-      await writeFile(file, input, { mode: 0o600 });
-    });
+    // Removed in `finally` even when the write itself fails (a full disk leaves a part behind).
     try {
+      // The folder is made on first use and again if someone removed it.
+      await writeFile(file, input, { mode: 0o600 }).catch(async (error: unknown) => {
+        if (errnoCode(error) !== 'ENOENT') throw error;
+        await ensurePrivateDir(options.scratchDir);
+        await writeFile(file, input, { mode: 0o600 });
+      });
       const line = controlModeLine(args.map((arg, index) => (index === dash ? file : arg)));
       return line === undefined || closed ? undefined : await send(line);
     } finally {
@@ -224,11 +294,15 @@ export function createControlModeRunner(options: ControlModeRunnerOptions): Clos
 
     async close() {
       closed = true;
-      const current = client;
+      const current = client ?? (await connecting?.catch(() => undefined));
       if (!current) return;
       const exited = new Promise<void>((resolve) => current.child.once('close', () => resolve()));
+      // Only a session that still carries our tag is killed (its name alone proves nothing).
+      const ours = `#{==:#{@the-loop-owner},${options.owner}}`;
+      // The name is ours and plain (no quote can be in it), so it may sit inside double quotes.
+      const kill = `kill-session -t "=${current.session}"`;
       current.child.stdin?.end(
-        `${controlModeLine(['kill-session', '-t', `=${options.sessionName}`])}\n`,
+        `${controlModeLine(['if-shell', '-F', '-t', `=${current.session}:`, ours, kill])}\n`,
       );
       const timer = setTimeout(() => drop(current, 'closing'), 2_000);
       await exited;

@@ -1,7 +1,8 @@
 import type { ConfirmationTracker } from '../../delivery/confirmation-tracker.js';
 import type { AgentStates } from '../../delivery/agent-states.js';
-import { LoopError } from '../../errors.js';
+import { asLoopError, LoopError } from '../../errors.js';
 import { readLastAssistantMessage } from '../../harness/read-last-assistant-message.js';
+import type { Logger } from '../../log/create-logger.js';
 import type { ReplyRouter } from '../../replies/reply-router.js';
 import type { Route } from '../route.js';
 import { objectBody } from './standing-routes.js';
@@ -22,8 +23,29 @@ export function sessionRoutes(options: {
   readonly readiness: AgentStates;
   readonly confirmations: ConfirmationTracker;
   readonly replies: ReplyRouter;
+  readonly logger: Logger;
 }): Route[] {
-  const { directory, readiness, confirmations, replies } = options;
+  const { directory, readiness, confirmations, replies, logger } = options;
+
+  /** After a Stop hook has been answered: find the turn's last words and post them. */
+  const replyToStop = async (ref: string, payload: Record<string, unknown>): Promise<void> => {
+    const given = payload['last_assistant_message'];
+    let text: string | undefined;
+    try {
+      text =
+        typeof given === 'string' && given.trim()
+          ? given
+          : await readLastAssistantMessage(payload['transcript_path']);
+    } catch (error) {
+      const failure = asLoopError(error);
+      logger.warn(
+        { event: 'hook.transcript_unreadable', ref, code: failure.code, reason: failure.message },
+        'no reply posted: the Stop hook named a transcript that cannot be read',
+      );
+      return;
+    }
+    if (text?.trim()) await replies.post(ref, text, 'reply');
+  };
 
   const caller = async (token: string | undefined) => {
     if (!token) {
@@ -60,13 +82,9 @@ export function sessionRoutes(options: {
     },
     Stop: async (session, payload) => {
       readiness.signal(session.tmuxName, 'stop', session.ref);
-      const text =
-        typeof payload['last_assistant_message'] === 'string' &&
-        payload['last_assistant_message'].trim()
-          ? payload['last_assistant_message']
-          : await readLastAssistantMessage(payload['transcript_path']);
-      // Posting may wait on Slack's pace; the hook must return at once, so it goes on in the background.
-      if (text?.trim()) void replies.post(session.ref, text, 'reply');
+      // The hook must return at once: reading the transcript (a path the payload chose) and
+      // posting (which may wait on Slack's pace) both happen after the answer.
+      void replyToStop(session.ref, payload);
       return { accepted: true };
     },
     Notification: async (session, payload) => {

@@ -1,6 +1,6 @@
 import { createApiClient } from '../../api/create-api-client.js';
 import { unwrap } from '../../api/unwrap.js';
-import type { ReplyTarget } from '../../replies/reply-router.js';
+import type { ReplyFailure, ReplyTarget } from '../../replies/reply-router.js';
 import { chooseTextSource } from '../choose-text-source.js';
 import type { CommandHandler } from '../command-context.js';
 import { isInteractive } from '../is-interactive.js';
@@ -9,6 +9,8 @@ import { sessionEnv } from '../session-env.js';
 
 interface PostAnswer {
   readonly targets: readonly ReplyTarget[];
+  /** Missing from a serve older than this CLI, which did not report failures. */
+  readonly failed?: readonly ReplyFailure[];
 }
 
 /**
@@ -40,18 +42,27 @@ export const runPost: CommandHandler = async (context) => {
       { 'X-The-Loop-Session-Token': session.token },
     ),
   );
+  // Exit 1 when any place that serves the session did not take the words (DESIGN §17 `post`):
+  // an agent that believes it answered while nobody heard it is worse than one that knows.
+  const failed = answer.failed ?? [];
   if (context.json) {
     context.printJson(answer);
-    return 0;
+    return failed.length > 0 ? 1 : 0;
   }
   if (answer.targets.length > 0) {
     const places = answer.targets.map((target) => `${target.surface} ${target.location}`);
     context.print(`posted to ${places.join(', ')}`);
-  } else {
+  } else if (failed.length === 0) {
     context.io.stderr.write(
       'accepted, but no Slack thread or GitHub issue is connected to this session, so nobody ' +
         'will see it\n',
     );
   }
-  return 0;
+  for (const failure of failed) {
+    context.io.stderr.write(`error: not posted to ${failure.surface}: ${failure.reason}\n`);
+  }
+  if (failed.length > 0 && answer.targets.length === 0) {
+    context.io.stderr.write('nobody got this message: post it again once the cause is fixed\n');
+  }
+  return failed.length > 0 ? 1 : 0;
 };

@@ -2,7 +2,7 @@ import type { App } from '../../app.js';
 import { chooseLogFormat } from '../../log/choose-log-format.js';
 import { createLogger, type Logger } from '../../log/create-logger.js';
 import { printable } from '../../refs.js';
-import type { CliIo } from '../cli-io.js';
+import type { CliIo, StopSignal } from '../cli-io.js';
 import type { CommandHandler } from '../command-context.js';
 import { loopCommand } from '../loop-command.js';
 import { readVersion } from '../read-version.js';
@@ -71,20 +71,35 @@ async function startOrRelease(app: App, logger: Logger): Promise<void> {
   }
 }
 
-async function stopOnSignal(app: App, io: CliIo): Promise<void> {
+/** Waits for SIGINT or SIGTERM, then stops the app; a second signal ends the process at once. */
+export async function stopOnSignal(app: Pick<App, 'stop'>, io: CliIo): Promise<void> {
   const signals = io.signals ?? process;
-  const exit = io.exit ?? ((code: number) => process.exit(code));
   const signal = await waitForStop(signals);
   io.stderr.write(`the-loop serve: ${signal ?? 'stop'}, stopping (again to stop at once)\n`);
   const stopped = new AbortController();
   void waitForStop(signals, stopped.signal).then((again) => {
     if (again === undefined) return;
     io.stderr.write(`the-loop serve: ${again} again, exiting now\n`);
-    exit(signalExitCodes[again]);
+    exitAtOnce(again, io);
   });
   try {
     await app.stop();
   } finally {
     stopped.abort();
   }
+}
+
+/**
+ * Ends the process whatever is still running. `process.exit` waits for libuv's file threads, and
+ * one blocked in open(2) (a FIFO, a hung network mount) never returns, so the real process is
+ * ended by its own signal with the default action instead — the status a shell expects (143 for
+ * SIGTERM). A test's injected signal source gets `exit` with the same code.
+ */
+function exitAtOnce(signal: StopSignal, io: CliIo): void {
+  if ((io.signals ?? process) === process) {
+    // With no listener left, Node restores the default action, which terminates the process.
+    process.removeAllListeners(signal);
+    process.kill(process.pid, signal);
+  }
+  (io.exit ?? ((code: number) => process.exit(code)))(signalExitCodes[signal]);
 }

@@ -12,6 +12,8 @@ import { eventually } from '../../helpers/eventually.js';
 import { createPrivateTmux, type PrivateTmux } from '../../helpers/private-tmux.js';
 
 const controlSession = 'loop-control-test';
+/** Asked before a client starts: does a session of the control session's name exist, and whose? */
+const ownerQuestion = ['list-sessions', '-F', '#{session_name}\t#{@the-loop-owner}'];
 
 describe('the tmux control-mode runner with a tmux older than 3.2', () => {
   it('spawns tmux for every call: an if-shell there answers outside the client’s blocks', async () => {
@@ -21,6 +23,7 @@ describe('the tmux control-mode runner with a tmux older than 3.2', () => {
       socket: server.socket,
       configFile: '/dev/null',
       sessionName: controlSession,
+      owner: 'test-owner',
       scratchDir: path.join(tmpdir(), `loop-test-scratch-${server.socket}`),
       fallback: {
         run: (args, input) => {
@@ -75,6 +78,7 @@ describe('the tmux control-mode runner on a private server', () => {
       socket: server.socket,
       configFile: '/dev/null',
       sessionName: controlSession,
+      owner: 'test-owner',
       scratchDir,
       fallback,
       logger: silentLogger(),
@@ -100,8 +104,8 @@ describe('the tmux control-mode runner on a private server', () => {
       const args = ['display-message', '-p', text.replaceAll('#', '##')];
       expect(await runner.run(args)).toEqual(await server.runner.run(args));
     }
-    // Only its one question for the version went to a spawned tmux.
-    expect(fallbackCalls).toEqual([['-V']]);
+    // Only its questions for the version and for whose session the name is went to a spawned tmux.
+    expect(fallbackCalls).toEqual([['-V'], ownerQuestion]);
   });
 
   it('loads a buffer from its input byte for byte, and leaves no file behind', async () => {
@@ -115,7 +119,7 @@ describe('the tmux control-mode runner on a private server', () => {
       expect(result).toMatchObject({ exitCode: 0, failedToRun: false });
       expect(await readFile(saved, 'utf8')).toBe(text);
       expect(await readdir(scratchDir)).toEqual([]);
-      expect(fallbackCalls).toEqual([['-V']]);
+      expect(fallbackCalls).toEqual([['-V'], ownerQuestion]);
     } finally {
       await rm(saved, { force: true });
     }

@@ -33,6 +33,7 @@ describe.each(runners)('tmux driver on a private server, through $label', ({ con
           socket: server.socket,
           configFile: '/dev/null',
           sessionName: controlSession,
+          owner: 'test-owner',
           scratchDir: path.join(tmpdir(), `loop-test-scratch-${server.socket}`),
           fallback: server.runner,
           logger: silentLogger(),

@@ -118,7 +118,7 @@ describe('createRecordStore', () => {
     await mkdir(path.join(dir, 'odd.json'), { recursive: true });
     expect(await store.read('odd')).toBeUndefined();
     expect(await store.list()).toEqual([]);
-    expect(log.events()).toEqual(['state.record_unreadable']);
+    expect(log.events()).toEqual(['state.file_not_regular']);
   });
 
   it('ignores files that are not records', async () => {
