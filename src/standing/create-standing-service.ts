@@ -178,7 +178,7 @@ export function createStandingService(options: StandingServiceOptions): Standing
           ),
       })
       .catch(failedAs('standing.spawn_failed', name));
-    const { conversationId: _dropped, ...rest } = previous;
+    const { conversationId: _dropped, hooksVersion: _oldHooks, ...rest } = previous;
     await store.write(name, {
       ...rest,
       definition: resolved.definition,
@@ -186,6 +186,7 @@ export function createStandingService(options: StandingServiceOptions): Standing
       sessionToken: result.sessionToken,
       startedAt: clock().toISOString(),
       ...(result.conversationId ? { conversationId: result.conversationId } : {}),
+      ...(result.hooksVersion ? { hooksVersion: result.hooksVersion } : {}),
     });
     result.sendBootPrompt();
     if (result.resumeFailed) {

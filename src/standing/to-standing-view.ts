@@ -29,6 +29,7 @@ export function toStandingView(
     status: record?.status === 'running' && tmux === 'live' ? 'running' : 'stopped',
     tmux,
     ...(record?.conversationId ? { conversationId: record.conversationId } : {}),
+    ...(record?.hooksVersion ? { hooksVersion: record.hooksVersion } : {}),
     ...(record?.createdAt ? { createdAt: record.createdAt } : {}),
     ...(record?.startedAt ? { startedAt: record.startedAt } : {}),
     ...(record?.stoppedAt ? { stoppedAt: record.stoppedAt } : {}),

@@ -1,6 +1,7 @@
 import type { ConfirmationTracker } from '../../delivery/confirmation-tracker.js';
 import type { ReadinessTracker } from '../../delivery/readiness-tracker.js';
 import { LoopError } from '../../errors.js';
+import { claudeHookAnswer } from '../../harness/claude-hook-answer.js';
 import { readLastAssistantMessage } from '../../harness/read-last-assistant-message.js';
 import type { ReplyRouter } from '../../replies/reply-router.js';
 import type { Route } from '../route.js';
@@ -110,7 +111,9 @@ export function sessionRoutes(options: {
           );
         }
         const session = await caller(sessionToken);
-        return { status: 200, body: await hookHandlers[event](session, objectBody(body)) };
+        // The hook prints this body for Claude Code: only Claude Code's own fields go back.
+        const answer = claudeHookAnswer(await hookHandlers[event](session, objectBody(body)));
+        return answer ? { status: 200, body: answer } : { status: 204, body: undefined };
       },
     },
   ];

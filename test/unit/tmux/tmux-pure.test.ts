@@ -66,6 +66,26 @@ describe('buildSpawnArgs', () => {
     ]);
   });
 
+  it('removes variables with env -u before the command, whatever the server holds', () => {
+    const args = buildSpawnArgs(
+      { ...spec, env: { A: '1', PATH: '/usr/bin:/loop/bin' }, unsetEnv: ['GITHUB_TOKEN', 'X'] },
+      true,
+    );
+    const dash = args.indexOf('--');
+    expect(args.slice(dash + 1, dash + 10)).toEqual([
+      'env',
+      '-u',
+      'GITHUB_TOKEN',
+      '-u',
+      'X',
+      '--',
+      'PATH=/usr/bin:/loop/bin',
+      'claude',
+      '--x',
+    ]);
+    expect(() => buildSpawnArgs({ ...spec, unsetEnv: ['A;kill-server'] }, true)).toThrow();
+  });
+
   it('wraps a one-word command so tmux does not hand it to a shell', () => {
     const args = buildSpawnArgs({ ...spec, argv: ['bash'] }, true);
     const dash = args.indexOf('--');
