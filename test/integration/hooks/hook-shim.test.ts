@@ -36,7 +36,7 @@ let dir: string;
 let socketPath: string;
 let server: Server;
 let recorded: Recorded[];
-/** How the recording server answers, per event; like serve it refuses a body that is not JSON. */
+/** How the recording server answers, per event. */
 let answer: (event: string) => { status: number; body?: string } | 'hang';
 
 async function readBody(request: IncomingMessage): Promise<string> {
@@ -51,7 +51,11 @@ async function handle(request: IncomingMessage, response: ServerResponse): Promi
   try {
     body = text === '' ? undefined : JSON.parse(text);
   } catch {
-    response.writeHead(400, { 'content-type': 'application/json' }).end('{"error":"not JSON"}');
+    body = undefined;
+  }
+  // Like serve (parseJsonBody, then objectBody): a body that is no JSON object is a 400.
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    response.writeHead(400, { 'content-type': 'application/json' }).end('{"error":"no object"}');
     return;
   }
   recorded.push({
@@ -137,6 +141,7 @@ describe.each(['shim', 'cli'] as const)('%s', (runner) => {
   it.each([
     ['is not JSON', '{not json'],
     ['is empty', ''],
+    ['is an array', '[1]'],
   ])('sends {} when the payload %s: the event alone still counts', async (_title, input) => {
     answer = () => ({ status: 204 });
     const result = await runHook(runner, 'SessionStart', input);
