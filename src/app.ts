@@ -251,6 +251,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       readiness,
       confirmations,
       replies,
+      ...(config.tmux.socket ? { tmuxSocket: config.tmux.socket } : {}),
     }),
   ];
   const server: ControlServer = createControlServer({

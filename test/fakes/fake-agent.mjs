@@ -13,6 +13,8 @@
  * FAKE_AGENT_HOOK_TIMEOUT_MS (default 10 000, or a hook's own `timeout` in seconds),
  * FAKE_AGENT_PASTE_SETTLE_MS (an Enter this soon after a paste joins it as a newline, as in Claude
  * Code, whose paste handler waits 100 ms; default 0, recorded as an `enter_absorbed` event).
+ * FAKE_AGENT_IDLE_PROMPT_MS (Claude Code's `idle_prompt` Notification this long after each
+ * answer, unless a prompt comes first; Claude Code waits 60 s; default 0 = never).
  * A prompt with a line `FAKE:notify` also fires a permission Notification; one containing
  * `FAKE:exit` makes the agent exit 0 once that turn is answered.
  */
@@ -138,6 +140,7 @@ const turns = createTurns({
   echo,
   say,
   exit: () => exit(0, 'FAKE:exit'),
+  idlePromptMs: readMs('FAKE_AGENT_IDLE_PROMPT_MS', 0),
 });
 
 /** @param {string} prompt */

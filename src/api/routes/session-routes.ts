@@ -3,6 +3,7 @@ import type { ReadinessTracker } from '../../delivery/readiness-tracker.js';
 import { LoopError } from '../../errors.js';
 import { claudeHookAnswer } from '../../harness/claude-hook-answer.js';
 import { readLastAssistantMessage } from '../../harness/read-last-assistant-message.js';
+import { notificationNotice } from '../../replies/notification-notice.js';
 import type { ReplyRouter } from '../../replies/reply-router.js';
 import type { Route } from '../route.js';
 import { objectBody } from './standing-routes.js';
@@ -23,8 +24,13 @@ export function sessionRoutes(options: {
   readonly readiness: ReadinessTracker;
   readonly confirmations: ConfirmationTracker;
   readonly replies: ReplyRouter;
+  /** Whether a §14 permission request is open for the session (ref); none are by default. */
+  readonly permissionRequestOpen?: (ref: string) => boolean;
+  /** `tmux.socket`, for the attach remedy in notices. */
+  readonly tmuxSocket?: string;
 }): Route[] {
   const { directory, readiness, confirmations, replies } = options;
+  const permissionRequestOpen = options.permissionRequestOpen ?? (() => false);
 
   const caller = async (token: string | undefined) => {
     if (!token) {
@@ -69,13 +75,13 @@ export function sessionRoutes(options: {
       return { accepted: true };
     },
     Notification: async (session, payload) => {
-      const message =
-        typeof payload['message'] === 'string' ? payload['message'] : 'it needs your input';
-      const notice =
-        `⏳ The agent is waiting for you: ${message.slice(0, 300)}\n` +
-        `Answer here, or attach with \`tmux attach -t '=${session.tmuxName}'\`.`;
-      void replies.post(session.ref, notice, 'notice');
-      return { accepted: true };
+      const notice = notificationNotice(payload, {
+        tmuxName: session.tmuxName,
+        permissionRequestOpen: permissionRequestOpen(session.ref),
+        ...(options.tmuxSocket ? { tmuxSocket: options.tmuxSocket } : {}),
+      });
+      if (notice !== undefined) void replies.post(session.ref, notice, 'notice');
+      return { accepted: true, posted: notice !== undefined };
     },
   };
 
