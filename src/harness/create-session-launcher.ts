@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { HarnessConfig } from '../config/types.js';
 import type { ReadinessTracker } from '../delivery/readiness-tracker.js';
@@ -6,7 +7,9 @@ import type { Logger } from '../log/create-logger.js';
 import type { TmuxDriver } from '../tmux/tmux-driver.js';
 import { findExecutable } from './find-executable.js';
 import type { HarnessAdapter, LaunchPlan } from './harness-adapter.js';
-import { sessionEnvironment, type SessionEnvironment } from './session-environment.js';
+import { ensurePrivateDir } from '../state/ensure-private-dir.js';
+import { writeFileAtomic } from '../state/write-file-atomic.js';
+import { envFileText, sessionEnvironment, type SessionEnvironment } from './session-environment.js';
 import { watchScreenReadiness } from './watch-screen-readiness.js';
 
 export interface LaunchRequest {
@@ -72,13 +75,22 @@ export function createSessionLauncher(options: SessionLauncherOptions): SessionL
     plan: LaunchPlan,
     env: SessionEnvironment,
   ): Promise<void> => {
+    // Mode 0600, read and removed by the pane's shell before the harness starts.
+    const envFile = path.join(options.harnessDir, `${request.tmuxName}.env`);
+    await ensurePrivateDir(options.harnessDir);
+    // The session's own variables go as `-e` as before, so `tmux show-environment` shows them.
+    const inherited = Object.fromEntries(
+      Object.entries(env.set).filter(([name]) => !(name in request.env)),
+    );
+    await writeFileAtomic(envFile, envFileText(inherited));
     readiness.spawned(request.tmuxName);
     try {
       await driver.spawn({
         name: request.tmuxName,
         cwd: request.cwd,
         argv: plan.argv,
-        env: env.set,
+        env: request.env,
+        envFile,
         unsetEnv: env.unset,
         owner: request.owner,
       });

@@ -96,3 +96,15 @@ function sessionPath(userPath: string, loopBinDir: string, startedByNpm: boolean
   if (kept.some((entry) => path.resolve(entry) === bin)) return kept.join(path.delimiter);
   return [...kept, bin].join(path.delimiter);
 }
+
+/**
+ * The session's variables as a POSIX shell file (`export NAME='value'`, single-quoted, so any byte
+ * but NUL survives). The harness's command sources it before it starts (see buildSpawnArgs):
+ * serve's environment can hold an API key, and as `new-session -e` flags it would sit in the argv
+ * of a `tmux` process, which every local user can read.
+ */
+export function envFileText(set: Readonly<Record<string, string>>): string {
+  return Object.entries(set)
+    .map(([name, value]) => `export ${name}='${value.replace(/'/g, `'\\''`)}'\n`)
+    .join('');
+}

@@ -7,7 +7,8 @@ import type { SpawnSpec } from './tmux-driver.js';
  * `env --`. Before tmux 3.2 there is no `new-session -e`, so variables travel as `env` operands;
  * PATH always does, because tmux sets a new pane's PATH from its client and ignores `-e PATH`.
  * Variables to remove go to `env -u`: a tmux server started earlier puts its global environment
- * into every new session, and `-e` can only add to it, never take away.
+ * into every new session, and `-e` can only add to it, never take away. Variables that must not
+ * be seen in argv go in `envFile`, which `/bin/sh` sources (and removes) before the command.
  * The owner tag and remain-on-exit are set in the same tmux call, before the process can exit.
  */
 export function buildSpawnArgs(spec: SpawnSpec, sessionEnvSupported: boolean): string[] {
@@ -22,9 +23,13 @@ export function buildSpawnArgs(spec: SpawnSpec, sessionEnvSupported: boolean): s
   }
   const argv = spec.argv.map(literalArgument);
   const unsetFlags = unset.flatMap((key) => ['-u', key]);
+  // sh reads the file, deletes it (nothing left at rest) and becomes the command.
+  const sourced = spec.envFile
+    ? ['/bin/sh', '-c', '. "$0" && rm -f -- "$0" && exec "$@"', literalArgument(spec.envFile)]
+    : [];
   const command =
-    viaEnvCommand.length > 0 || unset.length > 0 || argv.length === 1
-      ? ['env', ...unsetFlags, '--', ...viaEnvCommand.map(pair), ...argv]
+    viaEnvCommand.length > 0 || unset.length > 0 || argv.length === 1 || spec.envFile
+      ? ['env', ...unsetFlags, '--', ...viaEnvCommand.map(pair), ...sourced, ...argv]
       : argv;
   const envFlags = viaFlags.flatMap((entry) => ['-e', pair(entry)]);
   return [

@@ -25,6 +25,11 @@ export interface SpawnSpec {
   readonly env: Readonly<Record<string, string>>;
   /** Removed (`env -u`) before the command runs, whatever the tmux server's global environment holds. */
   readonly unsetEnv?: readonly string[];
+  /**
+   * A shell file of `export NAME='value'` lines the command sources first, then removes: the
+   * way to pass variables that must not appear in any argv (see envFileText).
+   */
+  readonly envFile?: string;
   /** Written to the `@the-loop-owner` option of the new session. */
   readonly owner: string;
   readonly width?: number;

@@ -35,10 +35,14 @@ describe('notices from the agent', () => {
     fixture = await createServeFixture(() => ({}), { env: { FAKE_AGENT_IDLE_PROMPT_MS: '200' } });
     await fixture.start();
     expect((await fixture.cli(['standing', 'create', 'quiet'])).exitCode).toBe(0);
+    // The boot prompt's answer, then its idle notice (a prompt sooner would cancel it).
+    await eventually(() => hookRequests('Notification').length >= 1, {
+      what: 'the idle_prompt after the boot answer to reach serve',
+    });
     const said = await fixture.cli(['standing', 'say', 'quiet', 'hello']);
     expect(said.exitCode, said.stderr).toBe(0);
 
-    // The idle notices (one after the boot prompt's answer, one after hello's) came and went.
+    // hello's idle notice came and went too.
     await eventually(() => hookRequests('Notification').length >= 2, {
       what: 'two idle_prompt notices to reach serve',
     });

@@ -1,13 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { claudeHookAnswer } from '../../../src/harness/claude-hook-answer.js';
+import { hookEvents } from '../../../src/api/routes/session-routes.js';
 import {
+  claudeHookEvents,
   claudeHooks,
   claudeHooksVersion,
   claudeSettings,
   postAllowRule,
 } from '../../../src/harness/claude-settings.js';
 import { needsRestart } from '../../../src/harness/needs-restart.js';
-import { sessionEnvironment } from '../../../src/harness/session-environment.js';
+import { envFileText, sessionEnvironment } from '../../../src/harness/session-environment.js';
 import { hookWaitMs } from '../../../src/cli/hook-payload.js';
 import { isSecretVariable } from '../../../src/tmux/tmux-environment.js';
 
@@ -140,6 +142,30 @@ describe('sessionEnvironment', () => {
   });
 });
 
+describe('envFileText', () => {
+  it('survives any value a shell could misread, read back by a real sh', async () => {
+    const { execa } = await import('execa');
+    const values = {
+      PLAIN: 'x',
+      QUOTES: `it's "quoted"`,
+      SHELLY: '$(touch /tmp/never) `id` $HOME ;|&<>*?',
+      LINES: 'one\ntwo\n',
+      EMPTY: '',
+    };
+    // sh sources the file, then node reports what it was given.
+    const report = `process.stdout.write(JSON.stringify(Object.fromEntries(${JSON.stringify(
+      Object.keys(values),
+    )}.map((name) => [name, process.env[name]]))))`;
+    const result = await execa('/bin/sh', [
+      '-c',
+      `${envFileText(values)}exec "$0" -e "$1"`,
+      process.execPath,
+      report,
+    ]);
+    expect(JSON.parse(String(result.stdout))).toEqual(values);
+  });
+});
+
 describe('claude settings', () => {
   it('allows `the-loop post` without a prompt, and nothing more', () => {
     expect(claudeSettings(['/n', '/b/the-loop'])['permissions']).toEqual({
@@ -165,6 +191,10 @@ describe('claude settings', () => {
         ],
       },
     ]);
+  });
+
+  it('installs only hooks serve has a handler for', () => {
+    expect([...hookEvents]).toEqual(expect.arrayContaining([...claudeHookEvents]));
   });
 
   it('refuses a row the shell could misread', () => {
