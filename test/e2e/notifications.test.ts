@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { claudeHooksVersion } from '../../src/harness/claude-settings.js';
 import { readEvents } from '../../src/state/read-events.js';
 import { eventually } from '../helpers/eventually.js';
 import { createServeFixture, type ServeFixture } from '../helpers/run-serve.js';
@@ -35,6 +36,11 @@ describe('notices from the agent', () => {
     fixture = await createServeFixture(() => ({}), { env: { FAKE_AGENT_IDLE_PROMPT_MS: '200' } });
     await fixture.start();
     expect((await fixture.cli(['standing', 'create', 'quiet'])).exitCode).toBe(0);
+    // The record names the hooks it runs, so a later the-loop can tell it needs a restart.
+    const got = await fixture.cli(['standing', 'get', 'quiet', '--json']);
+    expect(JSON.parse(got.stdout)).toMatchObject({ hooksVersion: claudeHooksVersion() });
+    const status = await fixture.cli(['status']);
+    expect(status.stdout).not.toContain('older the-loop');
     // The boot prompt's answer, then its idle notice (a prompt sooner would cancel it).
     await eventually(() => hookRequests('Notification').length >= 1, {
       what: 'the idle_prompt after the boot answer to reach serve',
