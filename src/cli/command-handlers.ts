@@ -1,7 +1,9 @@
 import type { CommandHandler } from './command-context.js';
 import type { CommandId } from './command-specs.js';
 import { runConfigCheck } from './commands/run-config-check.js';
+import { runDoctorCommand } from './commands/run-doctor.js';
 import { runHook } from './commands/run-hook.js';
+import { runInit } from './commands/run-init.js';
 import { runInstance } from './commands/run-instance.js';
 import { runManifest } from './commands/run-manifest.js';
 import { runPost } from './commands/run-post.js';
@@ -37,4 +39,6 @@ export const commandHandlers: Readonly<Record<CommandId, CommandHandler>> = {
   'workitem list': runWorkItemList,
   'workitem start': runWorkItemStart,
   'workitem stop': runWorkItemStop,
+  doctor: runDoctorCommand,
+  init: runInit,
 };

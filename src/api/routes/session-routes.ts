@@ -1,5 +1,5 @@
 import type { ConfirmationTracker } from '../../delivery/confirmation-tracker.js';
-import type { ReadinessTracker } from '../../delivery/readiness-tracker.js';
+import type { AgentStates } from '../../delivery/agent-states.js';
 import { LoopError } from '../../errors.js';
 import { claudeHookAnswer } from '../../harness/claude-hook-answer.js';
 import { readLastAssistantMessage } from '../../harness/read-last-assistant-message.js';
@@ -21,7 +21,7 @@ export const hookEvents = ['SessionStart', 'UserPromptSubmit', 'Stop', 'Notifica
  */
 export function sessionRoutes(options: {
   readonly directory: SessionDirectory;
-  readonly readiness: ReadinessTracker;
+  readonly readiness: AgentStates;
   readonly confirmations: ConfirmationTracker;
   readonly replies: ReplyRouter;
   /** Whether a §14 permission request is open for the session (ref); none are by default. */
@@ -57,14 +57,16 @@ export function sessionRoutes(options: {
     ) => Promise<unknown>
   > = {
     SessionStart: async (session) => {
-      readiness.ready(session.tmuxName);
+      readiness.signal(session.tmuxName, 'ready', session.ref);
       return { accepted: true };
     },
     UserPromptSubmit: async (session, payload) => {
       const prompt = typeof payload['prompt'] === 'string' ? payload['prompt'] : '';
-      return { accepted: true, confirmed: confirmations.report(session.tmuxName, prompt) };
+      readiness.signal(session.tmuxName, 'prompt', session.ref);
+      return { accepted: true, confirmed: confirmations.report(session.tmuxName, prompt) > 0 };
     },
     Stop: async (session, payload) => {
+      readiness.signal(session.tmuxName, 'stop', session.ref);
       const text =
         typeof payload['last_assistant_message'] === 'string' &&
         payload['last_assistant_message'].trim()

@@ -30,6 +30,8 @@ describe('the command table', () => {
         'workitem list',
         'workitem start',
         'workitem stop',
+        'doctor',
+        'init',
       ].sort(),
     );
     expect(Object.keys(commandHandlers).sort()).toEqual(commandSpecs.map((spec) => spec.id).sort());
