@@ -15,6 +15,8 @@ export interface BenchOptions {
   readonly scaleSessions: number;
   readonly scaleBindings: number;
   readonly listIterations: number;
+  /** BENCH_ONLY=hooks,floor: run only these scenarios (all when unset). */
+  readonly only?: ReadonlySet<string>;
 }
 
 const full = {
@@ -49,7 +51,32 @@ export function benchOptions(env: NodeJS.ProcessEnv): BenchOptions {
     iterations: whole(env, 'BENCH_ITERATIONS', sizes.iterations, 1),
     burstRate: whole(env, 'BENCH_BURST_RATE', 0, 0),
     webhookConcurrency: 16,
+    ...onlyScenarios(env['BENCH_ONLY']),
   };
+}
+
+/** The scenarios run.ts knows; BENCH_ONLY names some of them. */
+export const scenarioNames = [
+  'floor',
+  'deliver',
+  'deliver-nosettle',
+  'burst',
+  'webhook',
+  'webhook-unauthorized',
+  'scale',
+  'hooks',
+] as const;
+
+function onlyScenarios(text: string | undefined): { only?: ReadonlySet<string> } {
+  if (text === undefined || text.trim() === '') return {};
+  const names = text.split(',').map((name) => name.trim());
+  const unknown = names.filter((name) => !(scenarioNames as readonly string[]).includes(name));
+  if (unknown.length > 0) {
+    throw new Error(
+      `bench: BENCH_ONLY names ${unknown.join(', ')}; the scenarios are ${scenarioNames.join(', ')}`,
+    );
+  }
+  return { only: new Set(names) };
 }
 
 function whole(env: NodeJS.ProcessEnv, name: string, fallback: number, minimum: number): number {

@@ -7,6 +7,7 @@
  * they can be, because shared machines are noisy.
  *
  * Env: BENCH_QUICK=1 (smoke-test sizes), BENCH_SKIP_BUILD=1 (use dist/ as it is),
+ * BENCH_ONLY=hooks,floor (only these scenarios; the others' figures are null, their targets left out),
  * BENCH_ITERATIONS, BENCH_BURST_RATE (msgs/s, 0 = all at once), BENCH_SERVE_NODE_ARGS (profiling).
  * Exit 0 when every scenario ran (targets may still be missed: see the JSON), 1 when one failed.
  */
@@ -17,9 +18,10 @@ import { measureBurst } from './burst.js';
 import { createCleanupStack, type CleanupStack } from './cleanup-stack.js';
 import { measureDeliver } from './deliver.js';
 import { measureFloor } from './floor.js';
+import { measureHooks } from './hooks.js';
 import { repoPath } from './repo-path.js';
 import { measureScale } from './scale.js';
-import { formatReport, judgeTargets, summarize } from './summarize.js';
+import { formatReport, judgeTargets, summarize, targetSpecs } from './summarize.js';
 import { measureWebhook } from './webhook.js';
 
 const options = benchOptions(process.env);
@@ -42,6 +44,7 @@ async function scenario<T>(
   name: string,
   body: (cleanup: CleanupStack) => Promise<T>,
 ): Promise<T | undefined> {
+  if (options.only && name !== 'build' && !options.only.has(name)) return undefined;
   const cleanup = createCleanupStack();
   active.add(cleanup);
   const started = performance.now();
@@ -140,6 +143,11 @@ const scale = ready
       }),
     )
   : undefined;
+const hooks = ready
+  ? await scenario('hooks', (cleanup) =>
+      measureHooks({ iterations: options.iterations, warmup: options.warmup, cleanup }),
+    )
+  : undefined;
 
 const figures = summarize({
   quick: options.quick,
@@ -151,10 +159,15 @@ const figures = summarize({
   ...(webhook ? { webhook } : {}),
   ...(webhookUnauthorized ? { webhookUnauthorized } : {}),
   ...(scale ? { scale } : {}),
+  ...(hooks ? { hooks } : {}),
   durationS: (performance.now() - began) / 1000,
 });
-const targets = judgeTargets(figures);
-process.stdout.write(`${formatReport(figures, targets)}\n`);
+// With BENCH_ONLY, a target of a scenario that did not run is left out rather than missed.
+const specs = options.only
+  ? targetSpecs.filter((spec) => figures[spec.figure] !== null)
+  : targetSpecs;
+const targets = judgeTargets(figures, specs);
+process.stdout.write(`${formatReport(figures, targets, specs)}\n`);
 const failed = Object.keys(errors).length > 0;
 process.stdout.write(
   `${JSON.stringify({ bench: 'the-loop', ...figures, targets, ...(failed ? { errors } : {}) })}\n`,

@@ -1,6 +1,7 @@
 import type { BurstResult } from './burst.js';
 import type { DeliverResult } from './deliver.js';
 import type { FloorResult } from './floor.js';
+import type { HooksResult } from './hooks.js';
 import { percentile } from './percentile.js';
 import type { ScaleResult } from './scale.js';
 import type { WebhookResult } from './webhook.js';
@@ -16,6 +17,7 @@ export interface ScenarioResults {
   readonly webhook?: WebhookResult;
   readonly webhookUnauthorized?: WebhookResult;
   readonly scale?: ScaleResult;
+  readonly hooks?: HooksResult;
   readonly durationS: number;
 }
 
@@ -24,7 +26,7 @@ export type Figures = Readonly<Record<string, Figure>>;
 
 /** Every figure of the run, flat, with the ratios to the floor measured in the same run. */
 export function summarize(results: ScenarioResults): Figures {
-  const { floor, deliver, deliverNoSettle: bare, burst, webhook, scale } = results;
+  const { floor, deliver, deliverNoSettle: bare, burst, webhook, scale, hooks } = results;
   const stranger = results.webhookUnauthorized;
   const floorP50 = floor ? percentile(floor.samples, 50) : undefined;
   const ratio = (value: number | undefined): Figure =>
@@ -75,6 +77,14 @@ export function summarize(results: ScenarioResults): Figures {
     scale_list_ratio: ratio(scale?.listApiMs),
     scale_list_cli_ms: ms(scale?.listCliMs),
     scale_cli_floor_ms: ms(scale?.cliFloorMs),
+    hooks_shim_p50_ms: ms(p(hooks?.shimSamples, 50)),
+    hooks_shim_p99_ms: ms(p(hooks?.shimSamples, 99)),
+    hooks_curl_p50_ms: ms(p(hooks?.curlSamples, 50)),
+    hooks_curl_p99_ms: ms(p(hooks?.curlSamples, 99)),
+    hooks_cli_p50_ms: ms(p(hooks?.cliSamples, 50)),
+    hooks_cli_p99_ms: ms(p(hooks?.cliSamples, 99)),
+    // Against the bare curl of the same run, not the tmux floor: a hook never touches tmux.
+    hooks_shim_p50_ratio: relative(p(hooks?.shimSamples, 50), p(hooks?.curlSamples, 50)),
     startup_ms: ms(scale?.startupMs),
     startup_plain_ms: ms(deliver?.startupMs),
     duration_s: round(results.durationS),
@@ -124,11 +134,22 @@ export const targetSpecs: ReadonlyArray<{
   },
   { name: 'scale_rss', figure: 'scale_rss_mb', limit: '≤ 150 MB', met: atMost(150) },
   { name: 'scale_list', figure: 'scale_list_ratio', limit: '≤ 5 × floor', met: atMost(5) },
+  {
+    name: 'hooks_p50',
+    figure: 'hooks_shim_p50_ratio',
+    limit: '≤ 2 × bare curl',
+    met: atMost(2),
+  },
 ];
 
-export function judgeTargets(figures: Figures): Record<string, boolean> {
+type TargetSpec = (typeof targetSpecs)[number];
+
+export function judgeTargets(
+  figures: Figures,
+  specs: readonly TargetSpec[] = targetSpecs,
+): Record<string, boolean> {
   return Object.fromEntries(
-    targetSpecs.map((spec) => {
+    specs.map((spec) => {
       const value = figures[spec.figure];
       return [spec.name, value !== null && value !== undefined && spec.met(value, figures)];
     }),
@@ -136,9 +157,13 @@ export function judgeTargets(figures: Figures): Record<string, boolean> {
 }
 
 /** The human part of the output: every figure, then each target with its verdict. */
-export function formatReport(figures: Figures, targets: Readonly<Record<string, boolean>>): string {
+export function formatReport(
+  figures: Figures,
+  targets: Readonly<Record<string, boolean>>,
+  specs: readonly TargetSpec[] = targetSpecs,
+): string {
   const figureRows = Object.entries(figures).map(([key, value]) => [key, show(value)]);
-  const targetRows = targetSpecs.map((spec) => [
+  const targetRows = specs.map((spec) => [
     spec.name,
     `${spec.figure} = ${show(figures[spec.figure] ?? null)}`,
     spec.limit,
@@ -165,6 +190,10 @@ function columns(rows: readonly (readonly string[])[]): string[] {
 
 function show(value: Figure): string {
   return value === null ? '—' : String(value);
+}
+
+function relative(value: number | undefined, base: number | undefined): Figure {
+  return value === undefined || base === undefined || base === 0 ? null : round(value / base);
 }
 
 function round(value: number): number {

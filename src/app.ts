@@ -147,20 +147,15 @@ export async function createApp(options: AppOptions): Promise<App> {
     harnessDir: paths.harness,
     resumeProbeMs,
     screenReadyTimeoutMs: config.delivery.readyTimeoutMs,
-    pathVariable: env['PATH'] ?? '',
+    serveEnv: env,
+    // `the-loop post` must work inside a session: bin/ goes at the end of the session's PATH.
+    loopBinDir: path.dirname(options.loopCommand.at(-1) ?? 'the-loop'),
     logger,
   });
   const listeners: Array<StandingListener & WorkItemListener> = [];
   const tokens = createSessionTokens();
   const starter = createSessionStarter({
     tokens,
-    // `the-loop post` and the hooks must work inside a session whatever the user's PATH holds.
-    sessionPath: [
-      ...new Set(options.loopCommand.map((part) => path.dirname(part))),
-      env['PATH'] ?? '',
-    ]
-      .filter((dir) => dir !== '' && dir !== '.')
-      .join(path.delimiter),
     config,
     launcher,
     delivery,
@@ -296,6 +291,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       confirmations,
       replies,
       logger,
+      ...(config.tmux.socket ? { tmuxSocket: config.tmux.socket } : {}),
     }),
   ];
   const server: ControlServer = createControlServer({

@@ -201,12 +201,21 @@ export const commandSpecs: readonly CommandSpec[] = [
   },
   {
     id: 'hook',
-    usage: 'hook EVENT',
+    usage: 'hook EVENT [--wait SECONDS]',
     summary: 'called by Claude Code hooks; reads the hook JSON on stdin',
     args: [{ key: 'event', kind: 'word' }],
-    flags: [],
+    flags: [
+      {
+        name: 'wait',
+        value: 'SECONDS',
+        help: 'how long to wait for serve to answer (default 0.7)',
+      },
+    ],
     json: false,
-    notes: ['Always exits 0 within about a second and prints nothing on stdout.'],
+    notes: [
+      "Prints serve's answer (Claude Code's hook output) on stdout, or nothing; always exits 0.",
+      'Sessions call it through bin/the-loop-hook, which does the same with curl.',
+    ],
   },
   {
     id: 'config check',

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { writeFileAtomic } from '../state/write-file-atomic.js';
 import type { HarnessAdapter, LaunchContext } from './harness-adapter.js';
-import { claudeSettings } from './claude-settings.js';
+import { claudeHooksVersion, claudeSettings } from './claude-settings.js';
 
 /**
  * Claude Code: a fresh conversation gets `--session-id <uuid>` so the-loop knows the id before the
@@ -34,6 +34,7 @@ export function createClaudeAdapter(options: { newId?: () => string } = {}): Har
         resuming,
         readiness: { kind: 'hook' },
         confirms: true,
+        hooksVersion: claudeHooksVersion(),
       };
     },
   };

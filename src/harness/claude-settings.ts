@@ -1,25 +1,91 @@
-/** The hooks the-loop installs in Claude Code (DESIGN §8). */
-export const claudeHookEvents = [
-  'SessionStart',
-  'UserPromptSubmit',
-  'Stop',
-  'Notification',
-] as const;
-export type ClaudeHookEvent = (typeof claudeHookEvents)[number];
+import { createHash } from 'node:crypto';
+import path from 'node:path';
 
 /**
- * Claude Code runs hook commands through a shell, so each argv element is single-quoted. The hook
- * command itself never fails the agent: `the-loop hook` exits 0 whatever happens.
+ * One hook the-loop installs in Claude Code (DESIGN §8). Adding a hook is adding a row: the
+ * settings, the hooks version and the shim's invocation all follow from this table.
  */
-export function claudeSettings(loopCommand: readonly string[]): Record<string, unknown> {
-  const base = loopCommand.map(shellQuote).join(' ');
-  const hooks = Object.fromEntries(
-    claudeHookEvents.map((event) => [
-      event,
-      [{ matcher: '', hooks: [{ type: 'command', command: `${base} hook ${event}`, timeout: 5 }] }],
-    ]),
-  );
-  return { hooks };
+export interface ClaudeHookSpec {
+  readonly event: string;
+  /**
+   * How long the hook waits for serve's answer, in seconds. Every hook but PermissionRequest
+   * answers at once (§17); Claude Code's own timeout for the command is set a little above this.
+   */
+  readonly waitSeconds: number;
+  /** Claude Code's matcher for the events that have one (tool names); '' matches everything. */
+  readonly matcher?: string;
+}
+
+/** A hook that answers at once: at most this long on the hot path, even when serve hangs. */
+export const quickHookWaitSeconds = 0.7;
+
+export const claudeHooks: readonly ClaudeHookSpec[] = [
+  { event: 'SessionStart', waitSeconds: quickHookWaitSeconds },
+  { event: 'UserPromptSubmit', waitSeconds: quickHookWaitSeconds },
+  { event: 'Stop', waitSeconds: quickHookWaitSeconds },
+  { event: 'Notification', waitSeconds: quickHookWaitSeconds },
+];
+
+export const claudeHookEvents: readonly string[] = claudeHooks.map((hook) => hook.event);
+
+/** The shim every hook command runs (bin/the-loop-hook), beside bin/the-loop. */
+export const hookShimName = 'the-loop-hook';
+
+/**
+ * The rule that lets the agent run `the-loop post` without asking a person first: the boot
+ * directive tells it to answer that way. `:*` is Claude Code's prefix form (`the-loop post`
+ * followed by anything, on a word boundary), so `the-loop post "hi"` and `the-loop post -` match
+ * and `the-loop posting` or `the-loop standing stop` do not.
+ */
+export const postAllowRule = 'Bash(the-loop post:*)';
+
+/**
+ * How hooks are invoked. Bump it when the command line changes shape; together with the hook
+ * table it makes the hooks version a running session is compared against.
+ */
+const hookMechanism = 'shim-1';
+
+/**
+ * Names the hooks a session was started with. A session whose record carries another version
+ * (or none: an older the-loop) runs commands this the-loop no longer installs, and needs a restart.
+ */
+export function claudeHooksVersion(hooks: readonly ClaudeHookSpec[] = claudeHooks): string {
+  return createHash('sha256')
+    .update(JSON.stringify({ mechanism: hookMechanism, hooks }))
+    .digest('hex')
+    .slice(0, 12);
+}
+
+/**
+ * The `--settings` the claude adapter passes. Each hook runs the shim — a POSIX shell script that
+ * posts the payload with `curl --unix-socket`, far cheaper than a node start-up on the hot path —
+ * with the event, how long to wait, and the argv of `the-loop` to fall back to where curl is
+ * missing. Claude Code runs hook commands through a shell, so each argv element is single-quoted.
+ */
+export function claudeSettings(
+  loopCommand: readonly string[],
+  hooks: readonly ClaudeHookSpec[] = claudeHooks,
+): Record<string, unknown> {
+  const loopBin = loopCommand.at(-1) ?? 'the-loop';
+  const shim = path.join(path.dirname(loopBin), hookShimName);
+  const fallback = loopCommand.map(shellQuote).join(' ');
+  const entries = new Map<string, unknown[]>();
+  for (const hook of hooks) {
+    // Event names are Claude Code's words and the wait a number: nothing for the shell to read.
+    if (!/^[A-Za-z]+$/.test(hook.event) || !(hook.waitSeconds > 0)) {
+      throw new Error(`invalid hook spec ${JSON.stringify(hook)}`);
+    }
+    const command = `${shellQuote(shim)} ${hook.event} ${hook.waitSeconds} ${fallback}`;
+    const group = {
+      matcher: hook.matcher ?? '',
+      hooks: [{ type: 'command', command, timeout: Math.ceil(hook.waitSeconds) + 4 }],
+    };
+    entries.set(hook.event, [...(entries.get(hook.event) ?? []), group]);
+  }
+  return {
+    permissions: { allow: [postAllowRule] },
+    hooks: Object.fromEntries(entries),
+  };
 }
 
 export function shellQuote(value: string): string {

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { HarnessConfig } from '../config/types.js';
 import type { ReadinessTracker } from '../delivery/readiness-tracker.js';
@@ -6,12 +7,16 @@ import type { Logger } from '../log/create-logger.js';
 import type { TmuxDriver } from '../tmux/tmux-driver.js';
 import { findExecutable } from './find-executable.js';
 import type { HarnessAdapter, LaunchPlan } from './harness-adapter.js';
+import { ensurePrivateDir } from '../state/ensure-private-dir.js';
+import { writeFileAtomic } from '../state/write-file-atomic.js';
+import { envFileText, sessionEnvironment, type SessionEnvironment } from './session-environment.js';
 import { watchScreenReadiness } from './watch-screen-readiness.js';
 
 export interface LaunchRequest {
   readonly tmuxName: string;
   readonly owner: string;
   readonly cwd: string;
+  /** The session's own variables (THE_LOOP_*); serve's environment is added under them. */
   readonly env: Readonly<Record<string, string>>;
   readonly harnessName: string;
   readonly harness: HarnessConfig;
@@ -26,6 +31,8 @@ export interface LaunchResult {
   /** A conversation was requested but the harness could not resume it: a fresh one runs instead. */
   readonly resumeFailed: boolean;
   readonly confirms: boolean;
+  /** The version of the hooks the harness runs (claude); see needsRestart. */
+  readonly hooksVersion?: string;
 }
 
 export interface SessionLauncher {
@@ -41,7 +48,10 @@ export interface SessionLauncherOptions {
   /** How long a resumed harness must stay up (or say it is ready) to count as resumed. */
   readonly resumeProbeMs: number;
   readonly screenReadyTimeoutMs: number;
-  readonly pathVariable: string;
+  /** serve's environment: sessions inherit it minus the-loop's secrets (sessionEnvironment). */
+  readonly serveEnv: NodeJS.ProcessEnv;
+  /** the-loop's bin/ folder, appended to the sessions' PATH. */
+  readonly loopBinDir: string;
   readonly logger: Logger;
 }
 
@@ -60,7 +70,19 @@ export function createSessionLauncher(options: SessionLauncherOptions): SessionL
     return adapter;
   };
 
-  const spawnPlan = async (request: LaunchRequest, plan: LaunchPlan): Promise<void> => {
+  const spawnPlan = async (
+    request: LaunchRequest,
+    plan: LaunchPlan,
+    env: SessionEnvironment,
+  ): Promise<void> => {
+    // Mode 0600, read and removed by the pane's shell before the harness starts.
+    const envFile = path.join(options.harnessDir, `${request.tmuxName}.env`);
+    await ensurePrivateDir(options.harnessDir);
+    // The session's own variables go as `-e` as before, so `tmux show-environment` shows them.
+    const inherited = Object.fromEntries(
+      Object.entries(env.set).filter(([name]) => !(name in request.env)),
+    );
+    await writeFileAtomic(envFile, envFileText(inherited));
     readiness.spawned(request.tmuxName);
     try {
       await driver.spawn({
@@ -68,6 +90,8 @@ export function createSessionLauncher(options: SessionLauncherOptions): SessionL
         cwd: request.cwd,
         argv: plan.argv,
         env: request.env,
+        envFile,
+        unsetEnv: env.unset,
         owner: request.owner,
       });
     } catch (error) {
@@ -101,9 +125,16 @@ export function createSessionLauncher(options: SessionLauncherOptions): SessionL
   return {
     async launch(request) {
       const adapter = adapterFor(request.harness);
+      const env = sessionEnvironment({
+        serveEnv: options.serveEnv,
+        sessionVars: request.env,
+        loopBinDir: options.loopBinDir,
+        serverNames: await driver.globalEnvironmentNames(),
+      });
+      // The harness is looked up on the PATH it will run with.
       const binary = await findExecutable(request.harness.command, {
         cwd: request.cwd,
-        pathVariable: options.pathVariable,
+        pathVariable: env.set['PATH'] ?? '',
       });
       if (!binary) {
         throw new LoopError(
@@ -124,10 +155,10 @@ export function createSessionLauncher(options: SessionLauncherOptions): SessionL
         ...context,
         ...(request.conversationId ? { conversationId: request.conversationId } : {}),
       });
-      await spawnPlan(request, plan);
+      await spawnPlan(request, plan, env);
       if (!plan.resuming) {
         return {
-          ...conversation(plan),
+          ...planFacts(plan),
           resumed: false,
           resumeFailed: false,
           confirms: plan.confirms,
@@ -135,7 +166,7 @@ export function createSessionLauncher(options: SessionLauncherOptions): SessionL
       }
       if (await survivesProbe(request.tmuxName)) {
         return {
-          ...conversation(plan),
+          ...planFacts(plan),
           resumed: true,
           resumeFailed: false,
           confirms: plan.confirms,
@@ -147,9 +178,9 @@ export function createSessionLauncher(options: SessionLauncherOptions): SessionL
       );
       await driver.clearDead(request.tmuxName, request.owner);
       const fresh = await adapter.plan(context);
-      await spawnPlan(request, fresh);
+      await spawnPlan(request, fresh, env);
       return {
-        ...conversation(fresh),
+        ...planFacts(fresh),
         resumed: false,
         resumeFailed: true,
         confirms: fresh.confirms,
@@ -158,6 +189,9 @@ export function createSessionLauncher(options: SessionLauncherOptions): SessionL
   };
 }
 
-function conversation(plan: LaunchPlan): { conversationId?: string } {
-  return plan.conversationId ? { conversationId: plan.conversationId } : {};
+function planFacts(plan: LaunchPlan): { conversationId?: string; hooksVersion?: string } {
+  return {
+    ...(plan.conversationId ? { conversationId: plan.conversationId } : {}),
+    ...(plan.hooksVersion ? { hooksVersion: plan.hooksVersion } : {}),
+  };
 }

@@ -22,6 +22,8 @@ export interface StartedSession {
   readonly conversationId?: string;
   readonly resumed: boolean;
   readonly resumeFailed: boolean;
+  /** The hooks the harness runs with, for the session's record (see needsRestart). */
+  readonly hooksVersion?: string;
   /**
    * Queues the boot prompt (fresh agent conversations only). Call it right after recording the
    * session as running — deliveries resolve against that record — and before anything can send
@@ -46,8 +48,6 @@ export function createSessionStarter(options: {
   readonly owner: string;
   readonly logger: Logger;
   readonly tokens: SessionTokens;
-  /** PATH inside sessions: the-loop's own folder first, so `the-loop post` is found. */
-  readonly sessionPath?: string;
   readonly newToken?: () => string;
 }): SessionStarter {
   const { config, launcher, delivery, logger } = options;
@@ -69,7 +69,6 @@ export function createSessionStarter(options: {
           THE_LOOP_SESSION: spec.ref,
           THE_LOOP_SOCKET: options.socketPath,
           THE_LOOP_SESSION_TOKEN: sessionToken,
-          ...(options.sessionPath ? { PATH: options.sessionPath } : {}),
         },
         harnessName: spec.harnessName,
         harness,
@@ -95,6 +94,7 @@ export function createSessionStarter(options: {
         sendBootPrompt,
         sessionToken,
         ...(result.conversationId ? { conversationId: result.conversationId } : {}),
+        ...(result.hooksVersion ? { hooksVersion: result.hooksVersion } : {}),
         resumed: result.resumed,
         resumeFailed: result.resumeFailed,
       };

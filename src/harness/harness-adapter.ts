@@ -29,6 +29,8 @@ export interface LaunchPlan {
   readonly readiness: Readiness;
   /** Reports each received prompt (UserPromptSubmit), so deliveries can be confirmed. */
   readonly confirms: boolean;
+  /** The version of the hooks this launch installs; harnesses without hooks have none. */
+  readonly hooksVersion?: string;
 }
 
 /** An adapter is a plain object: a kind and a planning function. */

@@ -206,7 +206,13 @@ export function createStandingService(options: StandingServiceOptions): Standing
           ),
       })
       .catch(failedAs('standing.spawn_failed', name));
-    const { conversationId: _dropped, exitStatus: _old, exitedAt: _gone, ...rest } = previous;
+    const {
+      conversationId: _dropped,
+      exitStatus: _old,
+      exitedAt: _gone,
+      hooksVersion: _oldHooks,
+      ...rest
+    } = previous;
     await store.write(name, {
       ...rest,
       definition: resolved.definition,
@@ -214,6 +220,7 @@ export function createStandingService(options: StandingServiceOptions): Standing
       sessionToken: result.sessionToken,
       startedAt: clock().toISOString(),
       ...(result.conversationId ? { conversationId: result.conversationId } : {}),
+      ...(result.hooksVersion ? { hooksVersion: result.hooksVersion } : {}),
     });
     result.sendBootPrompt();
     if (result.resumeFailed) {

@@ -27,6 +27,8 @@ export interface StandingRecord {
   readonly conversationId?: string;
   /** Lets the session's `the-loop post` and hooks speak as this session only. */
   readonly sessionToken?: string;
+  /** The hooks the running harness was started with (claude); see needsRestart. */
+  readonly hooksVersion?: string;
   readonly createdAt: string;
   readonly startedAt?: string;
   readonly stoppedAt?: string;
@@ -51,6 +53,7 @@ export interface StandingView {
   readonly agentState: AgentState | null;
   readonly tmux: PaneState;
   readonly conversationId?: string;
+  readonly hooksVersion?: string;
   readonly createdAt?: string;
   readonly startedAt?: string;
   readonly stoppedAt?: string;

@@ -39,6 +39,7 @@ export function toStandingView(
           : null,
     tmux: tmux.state,
     ...(record?.conversationId ? { conversationId: record.conversationId } : {}),
+    ...(record?.hooksVersion ? { hooksVersion: record.hooksVersion } : {}),
     ...(record?.createdAt ? { createdAt: record.createdAt } : {}),
     ...(record?.startedAt ? { startedAt: record.startedAt } : {}),
     ...(record?.stoppedAt ? { stoppedAt: record.stoppedAt } : {}),

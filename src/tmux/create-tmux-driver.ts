@@ -167,6 +167,16 @@ export function createTmuxDriver(options: TmuxDriverOptions): TmuxDriver {
     probe,
     listSessions,
 
+    async globalEnvironmentNames() {
+      const result = await runner.run(['show-environment', '-g']);
+      if (result.exitCode !== 0) return [];
+      // `NAME=value` for a variable, `-NAME` for one removed from it.
+      return result.stdout
+        .split('\n')
+        .map((line) => /^([A-Za-z_][A-Za-z0-9_]*)=/.exec(line)?.[1])
+        .filter((name): name is string => name !== undefined);
+    },
+
     async spawn(spec) {
       assertTargetName(spec.name);
       const args = buildSpawnArgs(spec, supportsSessionEnv(await version()));

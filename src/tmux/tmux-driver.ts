@@ -23,6 +23,13 @@ export interface SpawnSpec {
   /** Executed directly, never through a shell. */
   readonly argv: readonly string[];
   readonly env: Readonly<Record<string, string>>;
+  /** Removed (`env -u`) before the command runs, whatever the tmux server's global environment holds. */
+  readonly unsetEnv?: readonly string[];
+  /**
+   * A shell file of `export NAME='value'` lines the command sources first, then removes: the
+   * way to pass variables that must not appear in any argv (see envFileText).
+   */
+  readonly envFile?: string;
   /** Written to the `@the-loop-owner` option of the new session. */
   readonly owner: string;
   readonly width?: number;
@@ -43,6 +50,11 @@ export interface TmuxDriver {
   probe(name: string): Promise<SessionInfo>;
   /** One tmux call for every session on the server. */
   listSessions(): Promise<SessionListing>;
+  /**
+   * The names in the server's global environment, which every new session starts with; none when
+   * no server runs yet (the one spawn starts gets tmux's own environment).
+   */
+  globalEnvironmentNames(): Promise<readonly string[]>;
   spawn(spec: SpawnSpec): Promise<void>;
   paste(name: string, owner: string, text: string): Promise<void>;
   sendKeys(name: string, owner: string, keys: readonly string[]): Promise<void>;

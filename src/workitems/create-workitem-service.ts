@@ -135,6 +135,7 @@ export function createWorkItemService(options: {
           sessionToken: result.sessionToken,
           startedAt: clock().toISOString(),
           ...(result.conversationId ? { conversationId: result.conversationId } : {}),
+          ...(result.hooksVersion ? { hooksVersion: result.hooksVersion } : {}),
         });
         result.sendBootPrompt();
         if (result.resumeFailed) events.record('workitem.resume_failed', { ref });

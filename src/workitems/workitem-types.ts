@@ -18,6 +18,8 @@ export interface WorkItemRecord {
   readonly startedBy: string;
   readonly conversationId?: string;
   readonly sessionToken?: string;
+  /** The hooks the running harness was started with (claude); see needsRestart. */
+  readonly hooksVersion?: string;
   readonly startedAt: string;
   readonly stoppedAt?: string;
 }

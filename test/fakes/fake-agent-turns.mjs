@@ -8,7 +8,7 @@ import { appendJsonLine } from './fake-agent-jsonl.mjs';
  * @typedef {{ sessionId: string, transcriptPath: string, cwd: string, hooks: HookRunner,
  *   turnMs: number, echo: (text: string) => void, say: (text: string) => void,
  *   restore?: (prompt: string) => void,
- *   exit: () => void }} TurnOptions
+ *   exit: () => void, idlePromptMs?: number }} TurnOptions
  * @typedef {{ readonly cancelled: boolean, cancel: () => void, wait: (ms: number) => Promise<void> }} Turn
  */
 
@@ -29,6 +29,19 @@ export function createTurns(options) {
   let tail = Promise.resolve();
   /** @type {Turn | undefined} */
   let active;
+  /** Claude Code's `idle_prompt`, due `idlePromptMs` after an answer unless a prompt comes first. */
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let idleTimer;
+  const idleNotice = () => {
+    idleTimer = undefined;
+    const notification = {
+      ...base,
+      hook_event_name: 'Notification',
+      message: 'Claude is waiting for your input',
+      notification_type: 'idle_prompt',
+    };
+    void enqueue(() => options.hooks.run('Notification', notification, 'idle_prompt'));
+  };
 
   /** @param {() => Promise<void>} job */
   const enqueue = (job) => {
@@ -38,6 +51,8 @@ export function createTurns(options) {
 
   /** @param {string} prompt */
   async function answer(prompt) {
+    if (idleTimer !== undefined) clearTimeout(idleTimer);
+    idleTimer = undefined;
     const turn = createTurn();
     active = turn;
     await options.hooks.run('UserPromptSubmit', {
@@ -75,6 +90,8 @@ export function createTurns(options) {
       stop_hook_active: false,
       last_assistant_message: text,
     });
+    // Once per answered turn, as Claude Code does (not after an interrupted one: no Stop).
+    if ((options.idlePromptMs ?? 0) > 0) idleTimer = setTimeout(idleNotice, options.idlePromptMs);
     if (prompt.includes('FAKE:exit')) options.exit();
   }
 

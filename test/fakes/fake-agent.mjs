@@ -14,6 +14,8 @@
  * FAKE_AGENT_PASTE_SETTLE_MS (an Enter this soon after a paste is lost and the text stays in the
  * box, as Claude Code 2.1 loses an Enter that comes within ~500 ms of its box first showing;
  * default 0, recorded as an `enter_absorbed` event).
+ * FAKE_AGENT_IDLE_PROMPT_MS (Claude Code's `idle_prompt` Notification this long after each
+ * answer, unless a prompt comes first; Claude Code waits 60 s; default 0 = never).
  * A prompt with a line `FAKE:notify` also fires a permission Notification; one containing
  * `FAKE:exit` makes the agent exit 0 once that turn is answered.
  */
@@ -158,6 +160,7 @@ const turns = createTurns({
     drawBox();
   },
   exit: () => exit(0, 'FAKE:exit'),
+  idlePromptMs: readMs('FAKE_AGENT_IDLE_PROMPT_MS', 0),
 });
 
 /** @param {string} typed */

@@ -39,6 +39,7 @@ export function createFakeTmuxDriver(): FakeTmuxDriver {
       failures.set(operation, error);
     },
     version: async () => parseTmuxVersion('tmux 3.3a'),
+    globalEnvironmentNames: async () => [],
     async probe(name) {
       calls.push(`probe ${name}`);
       const session = sessions.get(name);

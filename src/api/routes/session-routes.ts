@@ -1,8 +1,10 @@
 import type { ConfirmationTracker } from '../../delivery/confirmation-tracker.js';
 import type { AgentStates } from '../../delivery/agent-states.js';
 import { asLoopError, LoopError } from '../../errors.js';
+import { claudeHookAnswer } from '../../harness/claude-hook-answer.js';
 import { readLastAssistantMessage } from '../../harness/read-last-assistant-message.js';
 import type { Logger } from '../../log/create-logger.js';
+import { notificationNotice } from '../../replies/notification-notice.js';
 import type { ReplyRouter } from '../../replies/reply-router.js';
 import type { Route } from '../route.js';
 import { objectBody } from './standing-routes.js';
@@ -24,8 +26,13 @@ export function sessionRoutes(options: {
   readonly confirmations: ConfirmationTracker;
   readonly replies: ReplyRouter;
   readonly logger: Logger;
+  /** Whether a §14 permission request is open for the session (ref); none are by default. */
+  readonly permissionRequestOpen?: (ref: string) => boolean;
+  /** `tmux.socket`, for the attach remedy in notices. */
+  readonly tmuxSocket?: string;
 }): Route[] {
   const { directory, readiness, confirmations, replies, logger } = options;
+  const permissionRequestOpen = options.permissionRequestOpen ?? (() => false);
 
   /** After a Stop hook has been answered: find the turn's last words and post them. */
   const replyToStop = async (ref: string, payload: Record<string, unknown>): Promise<void> => {
@@ -88,13 +95,13 @@ export function sessionRoutes(options: {
       return { accepted: true };
     },
     Notification: async (session, payload) => {
-      const message =
-        typeof payload['message'] === 'string' ? payload['message'] : 'it needs your input';
-      const notice =
-        `⏳ The agent is waiting for you: ${message.slice(0, 300)}\n` +
-        `Answer here, or attach with \`tmux attach -t '=${session.tmuxName}'\`.`;
-      void replies.post(session.ref, notice, 'notice');
-      return { accepted: true };
+      const notice = notificationNotice(payload, {
+        tmuxName: session.tmuxName,
+        permissionRequestOpen: permissionRequestOpen(session.ref),
+        ...(options.tmuxSocket ? { tmuxSocket: options.tmuxSocket } : {}),
+      });
+      if (notice !== undefined) void replies.post(session.ref, notice, 'notice');
+      return { accepted: true, posted: notice !== undefined };
     },
   };
 
@@ -130,7 +137,9 @@ export function sessionRoutes(options: {
           );
         }
         const session = await caller(sessionToken);
-        return { status: 200, body: await hookHandlers[event](session, objectBody(body)) };
+        // The hook prints this body for Claude Code: only Claude Code's own fields go back.
+        const answer = claudeHookAnswer(await hookHandlers[event](session, objectBody(body)));
+        return answer ? { status: 200, body: answer } : { status: 204, body: undefined };
       },
     },
   ];

@@ -1,4 +1,5 @@
 import type { Config } from '../../config/types.js';
+import { needsRestart } from '../../harness/needs-restart.js';
 import type { StandingService } from '../../standing/create-standing-service.js';
 import type { StandingView } from '../../standing/standing-types.js';
 import type { TmuxDriver } from '../../tmux/tmux-driver.js';
@@ -34,6 +35,12 @@ export function summarizeStatus(
       .map(
         (session) =>
           `auto-start session \`${session.name}\` is not running — run \`the-loop standing start ${session.name}\``,
+      ),
+    ...sessions
+      .filter((session) => needsRestart(session, config.harnesses[session.harness]))
+      .map(
+        (session) =>
+          `session \`${session.name}\` runs the hooks of an older the-loop — run \`the-loop standing restart ${session.name}\``,
       ),
     ...services
       .filter((service) => service.state === 'failed')

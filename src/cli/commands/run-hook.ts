@@ -1,23 +1,23 @@
 import { createApiClient } from '../../api/create-api-client.js';
 import { asLoopError } from '../../errors.js';
 import type { CommandHandler } from '../command-context.js';
-import { hookPayload } from '../hook-payload.js';
+import { hookAnswerText, hookPayload, hookWaitMs } from '../hook-payload.js';
 import { readStreamText } from '../read-stream-text.js';
 import { sessionEnv } from '../session-env.js';
 
-/** Claude Code waits for its hooks: with node's own start-up the command stays near a second. */
-const hookBudgetMs = 700;
 const stdinTimeoutMs = 300;
 const maxPayloadBytes = 1024 * 1024;
 
 /**
- * `the-loop hook EVENT` (DESIGN §8): forwards the hook JSON to serve. It must never block or fail
- * the agent, so it always exits 0, gives up on stdin and on serve in time, and writes nothing to
- * stdout (Claude Code reads a hook's stdout as instructions). Problems get one line on stderr.
+ * `the-loop hook EVENT [--wait S]` (DESIGN §8): forwards the hook JSON to serve and prints serve's
+ * answer on stdout, which Claude Code reads as the hook's output (empty when serve has nothing to
+ * say). It must never block or fail the agent, so it always exits 0 and gives up on stdin and on
+ * serve in time; problems get one line on stderr. bin/the-loop-hook is its shell twin, which the
+ * settings call: both post the same request and print the same answer (a test holds them equal).
  */
 export const runHook: CommandHandler = async (context) => {
   const started = Date.now();
-  const { stderr } = context.io;
+  const { stderr, stdout } = context.io;
   const session = sessionEnv(context.io.env);
   if (session === undefined) {
     stderr.write('the-loop hook: not inside a session started by the-loop; nothing sent\n');
@@ -32,20 +32,18 @@ export const runHook: CommandHandler = async (context) => {
   const event = encodeURIComponent(context.args['event'] ?? '');
   const client = createApiClient({
     socketPath: session.socketPath,
-    timeoutMs: Math.max(100, hookBudgetMs - (Date.now() - started)),
+    // The wait covers reading stdin too, so a quick hook is done within a second with node's start.
+    timeoutMs: Math.max(100, hookWaitMs(context.stringFlag('wait')) - (Date.now() - started)),
   });
   try {
-    const answer = await client.request<{ error?: unknown }>(
-      'POST',
-      `/api/v1/hooks/${event}`,
-      payload,
-      {
-        'X-The-Loop-Session-Token': session.token,
-      },
-    );
-    if (answer.status >= 300) {
-      const message =
-        typeof answer.body?.error === 'string' ? answer.body.error : `HTTP ${answer.status}`;
+    const answer = await client.request<unknown>('POST', `/api/v1/hooks/${event}`, payload, {
+      'X-The-Loop-Session-Token': session.token,
+    });
+    if (answer.status >= 200 && answer.status < 300) {
+      stdout.write(hookAnswerText(answer.body));
+    } else {
+      const body = answer.body as { error?: unknown } | undefined;
+      const message = typeof body?.error === 'string' ? body.error : `HTTP ${answer.status}`;
       stderr.write(`the-loop hook: ${message}\n`);
     }
   } catch (error) {

@@ -69,6 +69,18 @@ describe.each(runners)('tmux driver on a private server, through $label', ({ con
     expect(info.panePid).toBeGreaterThan(0);
   });
 
+  it('names the global environment of a running server, and none when no server runs', async () => {
+    // A control-mode client starts a server for its own session; a tmux process per call does not.
+    if (!control) expect(await driver.globalEnvironmentNames()).toEqual([]);
+    await spawnCat('sup');
+    await server.run(['set-environment', '-g', 'npm_config_cache', '/c']);
+    await server.run(['set-environment', '-g', '-r', 'GONE_VAR']);
+    const names = await driver.globalEnvironmentNames();
+    expect(names).toContain('npm_config_cache');
+    expect(names).toContain('PATH');
+    expect(names).not.toContain('GONE_VAR');
+  });
+
   it('the prefix trap: with sup absent and sup-2 live, nothing done to sup touches sup-2', async () => {
     await spawnCat('sup-2');
     expect((await driver.probe('sup')).state).toBe('absent');

@@ -33,4 +33,13 @@ describe('benchOptions', () => {
     expect(() => benchOptions({ BENCH_ITERATIONS: '0' })).toThrow(/BENCH_ITERATIONS/);
     expect(() => benchOptions({ BENCH_BURST_RATE: 'fast' })).toThrow(/BENCH_BURST_RATE/);
   });
+
+  it('runs only the scenarios BENCH_ONLY names, and refuses a name it does not know', () => {
+    expect(benchOptions({}).only).toBeUndefined();
+    expect([...(benchOptions({ BENCH_ONLY: 'hooks, floor' }).only ?? [])]).toEqual([
+      'hooks',
+      'floor',
+    ]);
+    expect(() => benchOptions({ BENCH_ONLY: 'hook' })).toThrow(/BENCH_ONLY names hook/);
+  });
 });

@@ -19,6 +19,17 @@ describe('summarize', () => {
     });
   });
 
+  it('judges the hook shim against the bare curl of the same run, not the tmux floor', () => {
+    const hooks = { shimSamples: [10, 12, 14], curlSamples: [5, 6, 7], cliSamples: [200] };
+    const figures = summarize({ quick: false, submitDelayMs: 30, floor, hooks, durationS: 1 });
+    expect(figures).toMatchObject({
+      hooks_shim_p50_ms: 12,
+      hooks_curl_p50_ms: 6,
+      hooks_cli_p50_ms: 200,
+      hooks_shim_p50_ratio: 2,
+    });
+  });
+
   it('has every key the issue names in the JSON line', () => {
     const figures = summarize({ quick: true, submitDelayMs: 30, durationS: 0 });
     for (const key of [
@@ -40,6 +51,11 @@ describe('summarize', () => {
       'scale_list_ms',
       'scale_list_ratio',
       'startup_ms',
+      'hooks_shim_p50_ms',
+      'hooks_shim_p99_ms',
+      'hooks_curl_p50_ms',
+      'hooks_curl_p99_ms',
+      'hooks_shim_p50_ratio',
     ]) {
       expect(figures).toHaveProperty(key);
     }
@@ -58,6 +74,7 @@ describe('judgeTargets', () => {
     webhook_deliveries: 2_000,
     scale_rss_mb: 150,
     scale_list_ratio: 5,
+    hooks_shim_p50_ratio: 2,
   };
 
   it('meets every target exactly at its limit', () => {
@@ -75,6 +92,7 @@ describe('judgeTargets', () => {
     ['scale_rss', { scale_rss_mb: 150.1 }],
     ['scale_list', { scale_list_ratio: 5.2 }],
     ['scale_list', { scale_list_ratio: null }],
+    ['hooks_p50', { hooks_shim_p50_ratio: 2.01 }],
   ])('misses %s', (target, change) => {
     expect(judgeTargets({ ...passing, ...change })[target]).toBe(false);
   });

@@ -50,10 +50,9 @@ function stub(
         body: request.body,
         ...(request.sessionToken === undefined ? {} : { sessionToken: request.sessionToken }),
       });
-      return {
-        status: method === 'POST' && operation === 'create' ? 201 : 200,
-        body: await answer(request),
-      };
+      const body = await answer(request);
+      if (body === undefined) return { status: 204, body };
+      return { status: method === 'POST' && operation === 'create' ? 201 : 200, body };
     },
   };
 }
@@ -112,8 +111,12 @@ const routes: Route[] = [
     '/api/v1/hooks/{event}',
     'hook',
     ({ params }) =>
-      // `Hang` never answers: the hook must give up on its own.
-      params['event'] === 'Hang' ? new Promise(() => undefined) : { accepted: true },
+      // `Hang` never answers: the hook must give up on its own. `Quiet` has nothing to say (204).
+      params['event'] === 'Hang'
+        ? new Promise(() => undefined)
+        : params['event'] === 'Quiet'
+          ? undefined
+          : { continue: true },
     'session',
   ),
 ];
@@ -266,13 +269,13 @@ describe('main against a control server', () => {
     expect(result.stdout).toBe('posted to slack C1/1.2\n');
   });
 
-  it('hook forwards the JSON with the token and prints nothing', async () => {
+  it("hook forwards the JSON with the token and prints serve's answer for Claude Code", async () => {
     const env = {
       THE_LOOP_SESSION_TOKEN: 'sekrit',
       THE_LOOP_SOCKET: statePaths(dir).controlSocket,
     };
     const result = await cli(['hook', 'Stop'], { env, stdin: '{"last_assistant_message":"done"}' });
-    expect(result).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect(result).toMatchObject({ code: 0, stdout: '{"continue":true}\n', stderr: '' });
     expect(seen).toEqual([
       {
         operation: 'hook',
@@ -281,6 +284,13 @@ describe('main against a control server', () => {
         sessionToken: 'sekrit',
       },
     ]);
+  });
+
+  it('hook prints nothing when serve has nothing to say (204)', async () => {
+    const env = { THE_LOOP_SESSION_TOKEN: 't', THE_LOOP_SOCKET: statePaths(dir).controlSocket };
+    const result = await cli(['hook', 'Quiet'], { env, stdin: '{}' });
+    expect(result).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect(seen.map((entry) => entry.params)).toEqual([{ event: 'Quiet' }]);
   });
 
   it('hook sends {} for invalid JSON', async () => {

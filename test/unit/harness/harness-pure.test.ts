@@ -4,7 +4,11 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bootPrompt, standingBootDirective } from '../../../src/harness/boot-directive.js';
 import { createClaudeAdapter } from '../../../src/harness/claude-adapter.js';
-import { claudeSettings, shellQuote } from '../../../src/harness/claude-settings.js';
+import {
+  claudeHooksVersion,
+  claudeSettings,
+  shellQuote,
+} from '../../../src/harness/claude-settings.js';
 import { createCommandAdapter } from '../../../src/harness/command-adapter.js';
 import { assistantText } from '../../../src/harness/read-last-assistant-message.js';
 
@@ -45,7 +49,8 @@ describe('claude adapter', () => {
       readiness: { kind: 'hook' },
     });
     const settings = JSON.parse(await readFile(settingsPath, 'utf8')) as {
-      hooks: Record<string, Array<{ hooks: Array<{ command: string }> }>>;
+      hooks: Record<string, Array<{ hooks: Array<{ command: string; timeout: number }> }>>;
+      permissions: { allow: string[] };
     };
     expect(Object.keys(settings.hooks).sort()).toEqual([
       'Notification',
@@ -53,9 +58,14 @@ describe('claude adapter', () => {
       'Stop',
       'UserPromptSubmit',
     ]);
-    expect(settings.hooks['Stop']?.[0]?.hooks[0]?.command).toBe(
-      `'/usr/bin/node' '/opt/it'\\''s/bin/the-loop' hook Stop`,
-    );
+    // The shim beside bin/the-loop, with the event, its wait and the CLI to fall back to.
+    expect(settings.hooks['Stop']?.[0]?.hooks[0]).toEqual({
+      type: 'command',
+      command: `'/opt/it'\\''s/bin/the-loop-hook' Stop 0.7 '/usr/bin/node' '/opt/it'\\''s/bin/the-loop'`,
+      timeout: 5,
+    });
+    expect(settings.permissions.allow).toEqual(['Bash(the-loop post:*)']);
+    expect(plan.hooksVersion).toBe(claudeHooksVersion());
   });
 
   it('resumes a known conversation with --resume', async () => {
@@ -126,7 +136,7 @@ describe('boot directive', () => {
 describe('claude settings and transcripts', () => {
   it('quotes every argument for the shell', () => {
     expect(shellQuote("a'b")).toBe(`'a'\\''b'`);
-    expect(JSON.stringify(claudeSettings(['x y']))).toContain("'x y' hook SessionStart");
+    expect(JSON.stringify(claudeSettings(['x y']))).toContain("SessionStart 0.7 'x y'");
   });
   it.each([
     [

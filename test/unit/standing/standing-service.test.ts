@@ -74,7 +74,8 @@ describe('standing service verbs over a fake tmux driver', () => {
       harnessDir: path.join(dir, 'state', 'harness'),
       resumeProbeMs: 50,
       screenReadyTimeoutMs: 100,
-      pathVariable: process.env['PATH'] ?? '',
+      serveEnv: process.env,
+      loopBinDir: '/opt/the-loop/bin',
       logger: silentLogger(),
     });
     const starter = createSessionStarter({
@@ -149,7 +150,8 @@ describe('standing service verbs over a fake tmux driver', () => {
           harnessDir: dir,
           resumeProbeMs: 10,
           screenReadyTimeoutMs: 10,
-          pathVariable: process.env['PATH'] ?? '',
+          serveEnv: process.env,
+          loopBinDir: '/opt/the-loop/bin',
           logger: silentLogger(),
         }),
         delivery: { deliver: async () => ({ outcome: 'delivered', deliveryId: 'x' }) },

@@ -66,6 +66,52 @@ describe('buildSpawnArgs', () => {
     ]);
   });
 
+  it('removes variables with env -u before the command, whatever the server holds', () => {
+    const args = buildSpawnArgs(
+      { ...spec, env: { A: '1', PATH: '/usr/bin:/loop/bin' }, unsetEnv: ['GITHUB_TOKEN', 'X'] },
+      true,
+    );
+    const dash = args.indexOf('--');
+    expect(args.slice(dash + 1, dash + 10)).toEqual([
+      'env',
+      '-u',
+      'GITHUB_TOKEN',
+      '-u',
+      'X',
+      '--',
+      'PATH=/usr/bin:/loop/bin',
+      'claude',
+      '--x',
+    ]);
+    expect(() => buildSpawnArgs({ ...spec, unsetEnv: ['A;kill-server'] }, true)).toThrow();
+  });
+
+  it('sources an env file through /bin/sh, so no value is in the tmux argv', () => {
+    const args = buildSpawnArgs(
+      {
+        ...spec,
+        env: {},
+        envFile: '/state/harness/loop-standing-a.env',
+        unsetEnv: ['GITHUB_TOKEN'],
+      },
+      true,
+    );
+    const dash = args.indexOf('--');
+    expect(args.slice(dash + 1, dash + 11)).toEqual([
+      'env',
+      '-u',
+      'GITHUB_TOKEN',
+      '--',
+      '/bin/sh',
+      '-c',
+      '. "$0" && rm -f -- "$0" && exec "$@"',
+      '/state/harness/loop-standing-a.env',
+      'claude',
+      '--x',
+    ]);
+    expect(args).not.toContain('-e');
+  });
+
   it('wraps a one-word command so tmux does not hand it to a shell', () => {
     const args = buildSpawnArgs({ ...spec, argv: ['bash'] }, true);
     const dash = args.indexOf('--');
