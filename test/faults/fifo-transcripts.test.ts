@@ -46,7 +46,7 @@ describe('a Stop hook whose transcript_path is a FIFO', () => {
         ),
       ),
     );
-    expect(hooks.map((hook) => hook.status)).toEqual([200, 200, 200, 200]);
+    expect(hooks.map((hook) => hook.status)).toEqual([204, 204, 204, 204]);
 
     const said = await within(15_000, serve.cli(['standing', 'say', 'victim', 'still there?']));
     expect(said, 'say hung').not.toBe('timedOut');
