@@ -35,6 +35,19 @@ describe('a session whose harness has exited', () => {
     return listed.exitCode === 0 ? listed.stdout.split('\n') : [];
   };
 
+  const panePid = async (serve: ServeFixture, target: string): Promise<number> => {
+    const shown = await execa('tmux', [
+      '-L',
+      serve.socket,
+      'display-message',
+      '-p',
+      '-t',
+      `=${target}:`,
+      '#{pane_pid}',
+    ]);
+    return Number(shown.stdout.trim());
+  };
+
   const paneDead = async (serve: ServeFixture, target: string): Promise<boolean> => {
     const shown = await execa(
       'tmux',
@@ -96,16 +109,7 @@ describe('a session whose harness has exited', () => {
     const created = await serve.cli(['standing', 'create', 'self', '--harness', 'shell']);
     expect(created.exitCode, created.stderr).toBe(0);
     // The harness ends without the-loop typing anything: the pane's own process exits.
-    const pid = await execa('tmux', [
-      '-L',
-      serve.socket,
-      'display-message',
-      '-p',
-      '-t',
-      '=loop-standing-self:',
-      '#{pane_pid}',
-    ]);
-    process.kill(Number(pid.stdout.trim()), 'SIGKILL');
+    process.kill(await panePid(serve, 'loop-standing-self'), 'SIGKILL');
     const listed = await eventually(
       async () => {
         const all = JSON.parse(
@@ -128,16 +132,7 @@ describe('a session whose harness has exited', () => {
     fixture = await startSlackServe(slack);
     const serve = fixture;
     const threadTs = await createAnnounced(serve, slack, 'agent1');
-    const pid = await execa('tmux', [
-      '-L',
-      serve.socket,
-      'display-message',
-      '-p',
-      '-t',
-      '=loop-standing-agent1:',
-      '#{pane_pid}',
-    ]);
-    process.kill(Number(pid.stdout.trim()), 'SIGKILL');
+    process.kill(await panePid(serve, 'loop-standing-agent1'), 'SIGKILL');
     const told = await slack.waitForCall(
       'chat.postMessage',
       (call) =>
