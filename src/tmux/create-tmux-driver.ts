@@ -44,7 +44,7 @@ export function createTmuxDriver(options: TmuxDriverOptions): TmuxDriver {
     let info = await probeOnce(name);
     for (
       let tries = 0;
-      info.state === 'dead' && info.deadStatus === undefined && tries < 10;
+      info.state === 'dead' && info.deadStatus === undefined && tries < 20;
       tries += 1
     ) {
       await delay(50);
