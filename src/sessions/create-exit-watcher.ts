@@ -3,6 +3,8 @@ import type { SessionListing, TmuxDriver } from '../tmux/tmux-driver.js';
 
 /** A service whose sessions can end by themselves (standing and work-item sessions). */
 export interface ExitAware {
+  /** Whether any of its sessions is recorded as running (otherwise tmux need not be asked). */
+  hasRunning(): Promise<boolean>;
   noticeExits(listing: SessionListing): Promise<void>;
 }
 
@@ -28,6 +30,9 @@ export function createExitWatcher(options: {
   let running: Promise<void> | undefined;
 
   const check = async (): Promise<void> => {
+    // Nothing running, nothing to notice: do not start a tmux server just to list it.
+    const running = await Promise.all(options.services.map((service) => service.hasRunning()));
+    if (!running.some(Boolean)) return;
     const listing = await options.driver.listSessions();
     if (!listing.ok) return;
     await Promise.all(options.services.map((service) => service.noticeExits(listing)));

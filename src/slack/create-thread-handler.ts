@@ -69,11 +69,7 @@ export function createThreadHandler(options: ThreadHandlerOptions) {
         );
       });
 
-  const handle = async (
-    message: SlackInboxMessage,
-    done: () => Promise<void>,
-    release: () => void,
-  ): Promise<void> => {
+  const handle = async (message: SlackInboxMessage, done: () => Promise<void>): Promise<void> => {
     const binding = await bindings.find(message.channel, message.threadTs);
     if (!binding) return;
     if (!options.authorizedUsers.includes(message.user)) {
@@ -126,8 +122,6 @@ export function createThreadHandler(options: ThreadHandlerOptions) {
         ids: { slackEventId: message.eventId },
         onSubmitted: done,
       });
-      // Its place in the session's queue is taken: the thread's next reply may follow.
-      release();
       const result = await delivering;
       // Done before the reactions: a crash after this cannot type the message a second time.
       await done();
@@ -147,7 +141,7 @@ export function createThreadHandler(options: ThreadHandlerOptions) {
     }
   };
 
-  return async (entry: InboxEntry<SlackInboxMessage>, release: () => void): Promise<void> => {
+  return async (entry: InboxEntry<SlackInboxMessage>): Promise<void> => {
     let finished = false;
     const done = async (): Promise<void> => {
       if (finished) return;
@@ -155,7 +149,7 @@ export function createThreadHandler(options: ThreadHandlerOptions) {
       await inbox.done(entry.key);
     };
     try {
-      await handle(entry.value, done, release);
+      await handle(entry.value, done);
     } finally {
       await done();
     }

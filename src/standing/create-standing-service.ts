@@ -91,6 +91,8 @@ export interface StandingService {
   interrupt(name: string): Promise<void>;
   /** Remembers the Slack thread a session was announced in. */
   recordSlackThread(name: string, binding: SlackBinding): Promise<void>;
+  /** Whether any session is recorded as running. */
+  hasRunning(): Promise<boolean>;
   /** Records every running session whose pane this listing shows dead as exited. */
   noticeExits(listing: SessionListing): Promise<void>;
   /** Records one session as exited (a paste found its pane dead). */
@@ -423,6 +425,10 @@ export function createStandingService(options: StandingServiceOptions): Standing
         const record = await store.read(name);
         if (record) await store.write(name, { ...record, slack: binding });
       });
+    },
+
+    async hasRunning() {
+      return (await store.list()).some((entry) => entry.value.status === 'running');
     },
 
     async noticeExits(listing) {

@@ -38,6 +38,8 @@ export interface WorkItemService {
   isRunning(item: WorkItemRef): Promise<boolean>;
   resolveTarget(ref: string): Promise<DeliveryTarget>;
   refForToken(token: string): Promise<string | undefined>;
+  /** Whether any session is recorded as running. */
+  hasRunning(): Promise<boolean>;
   /** Records every running session whose pane this listing shows dead as exited. */
   noticeExits(listing: SessionListing): Promise<void>;
   /** Records one session as exited (a paste found its pane dead). */
@@ -219,6 +221,10 @@ export function createWorkItemService(options: {
         notRunning: `the session for ${workItemRef(item)} is not running — comment \`${config.github.keyword} start\` on it`,
         exited: (exitStatus) => exitedMessage(item, exitStatus),
       };
+    },
+
+    async hasRunning() {
+      return (await service.records()).some((record) => record.status === 'running');
     },
 
     async noticeExits(listing) {

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { waitForTurns } from '../helpers/run-serve.js';
 import { realTierUnavailable } from './real-tier-availability.js';
 import { startRealClaude, userTexts, type RealClaude } from './start-real-claude.js';
 
@@ -15,6 +16,8 @@ describe.skipIf(unavailable !== undefined)('the real Claude Code across stop and
     claude = await startRealClaude();
     const created = await claude.serve.cli(['standing', 'create', 'keep']);
     expect(created.exitCode, created.stderr).toBe(0);
+    // A message typed while the boot prompt's turn runs is only `queued`: wait for that turn.
+    await waitForTurns(claude.serve, 'standing:keep', 1);
     const said = await claude.serve.cli(['standing', 'say', 'keep', 'remember the word aubergine']);
     expect(said.stdout, said.stderr).toMatch(/^delivered to keep/);
     const before = await claude.requestWith('remember the word aubergine');

@@ -1,3 +1,4 @@
+import { waitForTurns } from '../helpers/run-serve.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { text } from '../fakes/fake-anthropic/scripted-answer.js';
 import { realTierUnavailable } from './real-tier-availability.js';
@@ -33,7 +34,7 @@ describe.skipIf(unavailable !== undefined)('the real Claude Code as a standing s
   it('create: the boot prompt reaches the model, sent with the test key', async () => {
     const boot = await claude.requestWith('You are the standing session `sup`');
     const prompt = userTexts(boot).find((t) => t.includes('You are the standing session'));
-    expect(prompt).toMatch(/^\[the-loop\]\n\nYou are the standing session `sup`/);
+    expect(prompt).toMatch(/^\[the-loop · [0-9a-f]{4}\]\n\nYou are the standing session `sup`/);
     expect(prompt).toMatch(/Watch the builds\.$/);
     expect(boot.headers['x-api-key']).toBe(TEST_API_KEY);
     const got = JSON.parse(
@@ -45,6 +46,8 @@ describe.skipIf(unavailable !== undefined)('the real Claude Code as a standing s
   });
 
   it('say: the CLI says delivered and the prompt reaches the model as sent', async () => {
+    // Typed while the boot prompt's turn still runs, it would be (rightly) only `queued`.
+    await waitForTurns(claude.serve, 'standing:sup', 1);
     const said = await claude.serve.cli(['standing', 'say', 'sup', 'hello from the real tier'], {
       env: { USER: 'ana' },
     });

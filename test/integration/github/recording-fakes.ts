@@ -79,6 +79,9 @@ export function recordingWorkItems(options: { instance: string; running?: WorkIt
     async refForToken() {
       return undefined;
     },
+    async hasRunning() {
+      return false;
+    },
     async noticeExits() {
       return undefined;
     },
