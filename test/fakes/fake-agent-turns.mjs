@@ -29,6 +29,8 @@ export function createTurns(options) {
   let tail = Promise.resolve();
   /** @type {Turn | undefined} */
   let active;
+  /** The prompt of the turn being answered. */
+  let activePrompt = '';
   /** Claude Code's `idle_prompt`, due `idlePromptMs` after an answer unless a prompt comes first. */
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let idleTimer;
@@ -55,6 +57,7 @@ export function createTurns(options) {
     idleTimer = undefined;
     const turn = createTurn();
     active = turn;
+    activePrompt = prompt;
     await options.hooks.run('UserPromptSubmit', {
       ...base,
       hook_event_name: 'UserPromptSubmit',
@@ -76,8 +79,6 @@ export function createTurns(options) {
       const content = [{ type: 'text', text: '[Request interrupted by user]' }];
       appendJsonLine(options.transcriptPath, transcriptLine(options.sessionId, 'user', content));
       options.say('⎿  Interrupted');
-      // Claude Code puts a prompt interrupted before any output back into the input box.
-      options.restore?.(prompt);
       return;
     }
     const text = `echo: ${prompt.split('\n')[0] ?? ''}`;
@@ -114,6 +115,9 @@ export function createTurns(options) {
     interrupt() {
       if (active === undefined) return false;
       active.cancel();
+      // Claude Code puts a prompt interrupted before any output back into the input box, at
+      // once: the next key already finds it there.
+      options.restore?.(activePrompt);
       return true;
     },
     /** Resolves once every queued prompt is answered and its hooks have run. */
