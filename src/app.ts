@@ -1,5 +1,8 @@
 import { createControlServer, type ControlServer } from './api/create-control-server.js';
+import { permissionRoutes } from './api/routes/permission-routes.js';
 import { sessionRoutes } from './api/routes/session-routes.js';
+import { createPermissionHook } from './permissions/create-permission-hook.js';
+import { createPermissionRegistry } from './permissions/create-permission-registry.js';
 import { standingRoutes } from './api/routes/standing-routes.js';
 import { statusRoutes, type ServiceState } from './api/routes/status-routes.js';
 import type { Route } from './api/route.js';
@@ -100,6 +103,11 @@ export async function createApp(options: AppOptions): Promise<App> {
     runner: tmuxRunner,
     logger,
   });
+  const permissions = createPermissionRegistry({
+    timeoutMs: config.permissions.timeoutSeconds * 1000,
+    events,
+    logger,
+  });
   const readiness = createReadinessTracker();
   const confirmations = createConfirmationTracker();
   // serve alone writes these records, so after the first listing they are read from memory.
@@ -126,7 +134,10 @@ export async function createApp(options: AppOptions): Promise<App> {
   const launcher = createSessionLauncher({
     driver,
     readiness,
-    adapters: [createClaudeAdapter(), createCommandAdapter()],
+    adapters: [
+      createClaudeAdapter({ permissionTimeoutSeconds: config.permissions.timeoutSeconds }),
+      createCommandAdapter(),
+    ],
     loopCommand: options.loopCommand,
     harnessDir: paths.harness,
     resumeProbeMs,
@@ -256,7 +267,10 @@ export async function createApp(options: AppOptions): Promise<App> {
       readiness,
       confirmations,
       replies,
+      permissionHook: createPermissionHook(permissions),
+      permissionPending: (ref) => permissions.hasOpenRequest(ref),
     }),
+    ...permissionRoutes(permissions),
   ];
   const server: ControlServer = createControlServer({
     routes,
@@ -298,6 +312,9 @@ export async function createApp(options: AppOptions): Promise<App> {
     },
     async stop() {
       clearInterval(pruneTimer);
+      // Each waiting hook answers "no decision" (Claude Code keeps its dialog), and the surfaces
+      // say so, while they are still connected.
+      await permissions.expireAll('restart');
       if (github) await github.stop();
       if (slack) await slack.stop();
       if (http) await http.stop();

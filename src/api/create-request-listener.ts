@@ -45,7 +45,9 @@ async function answer(
   const method = request.method ?? '';
   // Only the path is logged: bodies, headers and query strings may hold secrets.
   const path = stripQuery(request.url ?? '');
+  const gone = new AbortController();
   response.once('close', () => {
+    if (!response.writableFinished) gone.abort();
     const ms = Math.round((options.now() - started) * 10) / 10;
     // A request the client abandoned got no status; saying 200 would be a lie.
     const outcome = response.writableFinished ? { status: response.statusCode } : { aborted: true };
@@ -54,7 +56,10 @@ async function answer(
 
   let encoded: EncodedReply;
   try {
-    encoded = encodeReply(await respond(options, request, requestId, logger), requestId);
+    encoded = encodeReply(
+      await respond(options, request, requestId, logger, gone.signal),
+      requestId,
+    );
   } catch (thrown) {
     const mapped = toErrorResponse(thrown, requestId);
     // A LoopError is a refusal on purpose (the api.request line records it); a client that hung
@@ -76,6 +81,7 @@ async function respond(
   request: IncomingMessage,
   requestId: string,
   logger: Logger,
+  signal: AbortSignal,
 ): Promise<Reply> {
   if (options.bearerToken !== undefined) {
     if (!checkBearer(request.headers.authorization, options.bearerToken)) {
@@ -134,6 +140,7 @@ async function respond(
     body,
     ...(sessionToken === undefined ? {} : { sessionToken }),
     requestId,
+    signal,
     logger,
   });
 }

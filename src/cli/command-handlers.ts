@@ -4,6 +4,7 @@ import { runConfigCheck } from './commands/run-config-check.js';
 import { runHook } from './commands/run-hook.js';
 import { runInstance } from './commands/run-instance.js';
 import { runManifest } from './commands/run-manifest.js';
+import { runPermissions } from './commands/run-permissions.js';
 import { runPost } from './commands/run-post.js';
 import { runServe } from './commands/run-serve.js';
 import { runStandingCreate } from './commands/run-standing-create.js';
@@ -37,4 +38,5 @@ export const commandHandlers: Readonly<Record<CommandId, CommandHandler>> = {
   'workitem list': runWorkItemList,
   'workitem start': runWorkItemStart,
   'workitem stop': runWorkItemStop,
+  permissions: runPermissions,
 };

@@ -21,7 +21,8 @@ export type CommandId =
   | 'manifest'
   | 'workitem list'
   | 'workitem start'
-  | 'workitem stop';
+  | 'workitem stop'
+  | 'permissions';
 
 export interface ArgSpec {
   /** The key the handler reads. */
@@ -203,7 +204,10 @@ export const commandSpecs: readonly CommandSpec[] = [
     args: [{ key: 'event', kind: 'word' }],
     flags: [],
     json: false,
-    notes: ['Always exits 0 within about a second and prints nothing on stdout.'],
+    notes: [
+      'Always exits 0 and, except for PermissionRequest, within about a second with nothing on stdout.',
+      'PermissionRequest waits for a decision (permissions.timeoutSeconds) and prints the JSON Claude Code reads.',
+    ],
   },
   {
     id: 'config check',
@@ -247,5 +251,20 @@ export const commandSpecs: readonly CommandSpec[] = [
     args: [{ key: 'ref', kind: 'word' }],
     flags: [],
     json: true,
+  },
+  {
+    id: 'permissions',
+    usage: 'permissions [allow|allow-always|deny ID] [--reason R]',
+    summary: "the agents' open permission requests, and deciding one",
+    args: [
+      { key: 'verb', kind: 'word', optional: true },
+      { key: 'id', kind: 'word', optional: true },
+    ],
+    flags: [{ name: 'reason', value: 'R', help: 'deny only: the reason the agent reads' }],
+    json: true,
+    notes: [
+      'ID is a request id such as p-7kq2m4x9ab, as `the-loop permissions` lists it',
+      'allow-always saves the rule Claude Code suggested (only when it suggested one)',
+    ],
   },
 ];

@@ -9,7 +9,9 @@ import { claudeSettings } from './claude-settings.js';
  * process says anything; a known one gets `--resume <id>`. Hooks come from a settings file written
  * next to the session's state, so they survive in the harness without touching the user's config.
  */
-export function createClaudeAdapter(options: { newId?: () => string } = {}): HarnessAdapter {
+export function createClaudeAdapter(
+  options: { newId?: () => string; permissionTimeoutSeconds?: number } = {},
+): HarnessAdapter {
   const newId = options.newId ?? randomUUID;
   return {
     kind: 'claude',
@@ -17,7 +19,15 @@ export function createClaudeAdapter(options: { newId?: () => string } = {}): Har
       const settingsPath = path.join(context.harnessDir, `${context.tmuxName}.settings.json`);
       await writeFileAtomic(
         settingsPath,
-        `${JSON.stringify(claudeSettings(context.loopCommand), null, 2)}\n`,
+        `${JSON.stringify(
+          claudeSettings(context.loopCommand, {
+            ...(options.permissionTimeoutSeconds === undefined
+              ? {}
+              : { permissionTimeoutSeconds: options.permissionTimeoutSeconds }),
+          }),
+          null,
+          2,
+        )}\n`,
       );
       const resuming = context.conversationId !== undefined;
       const conversationId = context.conversationId ?? newId();

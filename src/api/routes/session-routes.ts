@@ -11,7 +11,20 @@ export interface SessionDirectory {
   sessionForToken(token: string): Promise<{ ref: string; tmuxName: string } | undefined>;
 }
 
-export const hookEvents = ['SessionStart', 'UserPromptSubmit', 'Stop', 'Notification'] as const;
+export const hookEvents = [
+  'SessionStart',
+  'UserPromptSubmit',
+  'Stop',
+  'Notification',
+  'PermissionRequest',
+] as const;
+
+/** The one hook that blocks (DESIGN §14): it answers with the JSON Claude Code reads on stdout. */
+export type PermissionHook = (
+  session: { ref: string; tmuxName: string },
+  payload: Record<string, unknown>,
+  signal: AbortSignal | undefined,
+) => Promise<Record<string, unknown>>;
 
 /**
  * Routes a session calls from inside its pane: `the-loop post` and Claude Code's hooks. The token
@@ -22,6 +35,10 @@ export function sessionRoutes(options: {
   readonly readiness: ReadinessTracker;
   readonly confirmations: ConfirmationTracker;
   readonly replies: ReplyRouter;
+  /** Without it a PermissionRequest gets no decision, and Claude Code asks in the terminal. */
+  readonly permissionHook?: PermissionHook;
+  /** True while a permission request of that session is open: its own notice says it already. */
+  readonly permissionPending?: (ref: string) => boolean;
 }): Route[] {
   const { directory, readiness, confirmations, replies } = options;
 
@@ -47,6 +64,7 @@ export function sessionRoutes(options: {
     (
       session: { ref: string; tmuxName: string },
       payload: Record<string, unknown>,
+      signal: AbortSignal | undefined,
     ) => Promise<unknown>
   > = {
     SessionStart: async (session) => {
@@ -68,6 +86,12 @@ export function sessionRoutes(options: {
       return { accepted: true };
     },
     Notification: async (session, payload) => {
+      if (
+        payload['notification_type'] === 'permission_prompt' &&
+        options.permissionPending?.(session.ref) === true
+      ) {
+        return { accepted: true, posted: false };
+      }
       const message =
         typeof payload['message'] === 'string' ? payload['message'] : 'it needs your input';
       const notice =
@@ -76,6 +100,8 @@ export function sessionRoutes(options: {
       void replies.post(session.ref, notice, 'notice');
       return { accepted: true };
     },
+    PermissionRequest: async (session, payload, signal) =>
+      options.permissionHook ? options.permissionHook(session, payload, signal) : {},
   };
 
   return [
@@ -101,7 +127,7 @@ export function sessionRoutes(options: {
       path: '/api/v1/hooks/{event}',
       operationId: 'receiveHook',
       auth: 'session',
-      handler: async ({ params, body, sessionToken }) => {
+      handler: async ({ params, body, sessionToken, signal }) => {
         const event = params['event'] ?? '';
         if (!isHookEvent(event)) {
           throw new LoopError(
@@ -110,7 +136,7 @@ export function sessionRoutes(options: {
           );
         }
         const session = await caller(sessionToken);
-        return { status: 200, body: await hookHandlers[event](session, objectBody(body)) };
+        return { status: 200, body: await hookHandlers[event](session, objectBody(body), signal) };
       },
     },
   ];

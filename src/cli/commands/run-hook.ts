@@ -9,11 +9,18 @@ import { sessionEnv } from '../session-env.js';
 const hookBudgetMs = 700;
 const stdinTimeoutMs = 300;
 const maxPayloadBytes = 1024 * 1024;
+/**
+ * PermissionRequest blocks until someone decides (DESIGN §14); serve answers "no decision" at
+ * permissions.timeoutSeconds, and Claude Code's own hook timeout, just above that, ends it anyway.
+ */
+const blockingHooks = new Set(['PermissionRequest']);
+const blockingBudgetMs = 24 * 60 * 60 * 1000;
 
 /**
  * `the-loop hook EVENT` (DESIGN §8): forwards the hook JSON to serve. It must never block or fail
  * the agent, so it always exits 0, gives up on stdin and on serve in time, and writes nothing to
- * stdout (Claude Code reads a hook's stdout as instructions). Problems get one line on stderr.
+ * stdout (Claude Code reads a hook's stdout as instructions) — except for PermissionRequest, whose
+ * decision JSON is printed as serve gave it. Problems get one line on stderr.
  */
 export const runHook: CommandHandler = async (context) => {
   const started = Date.now();
@@ -29,13 +36,15 @@ export const runHook: CommandHandler = async (context) => {
       timeoutMs: stdinTimeoutMs,
     }),
   );
-  const event = encodeURIComponent(context.args['event'] ?? '');
+  const name = context.args['event'] ?? '';
+  const event = encodeURIComponent(name);
+  const blocking = blockingHooks.has(name);
   const client = createApiClient({
     socketPath: session.socketPath,
-    timeoutMs: Math.max(100, hookBudgetMs - (Date.now() - started)),
+    timeoutMs: blocking ? blockingBudgetMs : Math.max(100, hookBudgetMs - (Date.now() - started)),
   });
   try {
-    const answer = await client.request<{ error?: unknown }>(
+    const answer = await client.request<{ error?: unknown; hookSpecificOutput?: unknown }>(
       'POST',
       `/api/v1/hooks/${event}`,
       payload,
@@ -47,6 +56,8 @@ export const runHook: CommandHandler = async (context) => {
       const message =
         typeof answer.body?.error === 'string' ? answer.body.error : `HTTP ${answer.status}`;
       stderr.write(`the-loop hook: ${message}\n`);
+    } else if (blocking && answer.body?.hookSpecificOutput !== undefined) {
+      context.io.stdout.write(`${JSON.stringify(answer.body)}\n`);
     }
   } catch (error) {
     stderr.write(`the-loop hook: ${asLoopError(error).message}\n`);

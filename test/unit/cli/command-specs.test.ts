@@ -30,6 +30,7 @@ describe('the command table', () => {
         'workitem list',
         'workitem start',
         'workitem stop',
+        'permissions',
       ].sort(),
     );
     expect(Object.keys(commandHandlers).sort()).toEqual(commandSpecs.map((spec) => spec.id).sort());

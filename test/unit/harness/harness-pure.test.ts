@@ -45,10 +45,11 @@ describe('claude adapter', () => {
       readiness: { kind: 'hook' },
     });
     const settings = JSON.parse(await readFile(settingsPath, 'utf8')) as {
-      hooks: Record<string, Array<{ hooks: Array<{ command: string }> }>>;
+      hooks: Record<string, Array<{ hooks: Array<{ command: string; timeout: number }> }>>;
     };
     expect(Object.keys(settings.hooks).sort()).toEqual([
       'Notification',
+      'PermissionRequest',
       'SessionStart',
       'Stop',
       'UserPromptSubmit',
@@ -56,6 +57,9 @@ describe('claude adapter', () => {
     expect(settings.hooks['Stop']?.[0]?.hooks[0]?.command).toBe(
       `'/usr/bin/node' '/opt/it'\\''s/bin/the-loop' hook Stop`,
     );
+    // The one blocking hook outlives serve's own wait (600 s by default); the others stay short.
+    expect(settings.hooks['PermissionRequest']?.[0]?.hooks[0]?.timeout).toBe(615);
+    expect(settings.hooks['Stop']?.[0]?.hooks[0]?.timeout).toBe(5);
   });
 
   it('resumes a known conversation with --resume', async () => {
@@ -124,6 +128,12 @@ describe('boot directive', () => {
 });
 
 describe('claude settings and transcripts', () => {
+  it('gives the PermissionRequest hook permissions.timeoutSeconds and a margin', () => {
+    const settings = claudeSettings(['the-loop'], { permissionTimeoutSeconds: 30 }) as {
+      hooks: Record<string, Array<{ hooks: Array<{ timeout: number }> }>>;
+    };
+    expect(settings.hooks['PermissionRequest']?.[0]?.hooks[0]?.timeout).toBe(45);
+  });
   it('quotes every argument for the shell', () => {
     expect(shellQuote("a'b")).toBe(`'a'\\''b'`);
     expect(JSON.stringify(claudeSettings(['x y']))).toContain("'x y' hook SessionStart");
