@@ -201,6 +201,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         delivery,
         events,
         logger,
+        permissions,
       })
     : undefined;
   if (slack) {

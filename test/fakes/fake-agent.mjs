@@ -14,7 +14,8 @@
  * FAKE_AGENT_PASTE_SETTLE_MS (an Enter this soon after a paste joins it as a newline, as in Claude
  * Code, whose paste handler waits 100 ms; default 0, recorded as an `enter_absorbed` event).
  * A prompt with a line `FAKE:notify` also fires a permission Notification; one containing
- * `FAKE:exit` makes the agent exit 0 once that turn is answered.
+ * `FAKE:exit` makes the agent exit 0 once that turn is answered; `FAKE:tool <Tool> <arg>` lines
+ * ask for permission through the PermissionRequest hook (see fake-agent-tools.mjs).
  */
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -138,6 +139,10 @@ const turns = createTurns({
   echo,
   say,
   exit: () => exit(0, 'FAKE:exit'),
+  record: recordEvent,
+  openDialog: (onKey) => {
+    dialogKey = onKey;
+  },
 });
 
 /** @param {string} prompt */
@@ -181,6 +186,12 @@ function apply(effects) {
 }
 
 let ready = false;
+/**
+ * While a permission dialog shows, it takes every key (a paste or letters are swallowed, as in
+ * Claude Code) and the first one answers it in the terminal.
+ * @type {((key: string) => void) | undefined}
+ */
+let dialogKey;
 const decoder = new StringDecoder('utf8');
 /** @type {ReturnType<typeof setTimeout> | undefined} */
 let escapeTimer;
@@ -189,6 +200,13 @@ stdin.on('data', (/** @type {Buffer} */ chunk) => {
   // Like a TUI that has not drawn its input box yet: early keystrokes are lost, not queued.
   if (!ready) {
     recordEvent('dropped', { bytes: chunk.length });
+    return;
+  }
+  if (dialogKey !== undefined) {
+    const answer = dialogKey;
+    dialogKey = undefined;
+    recordEvent('dialog_key', { bytes: chunk.length });
+    answer(chunk.toString('utf8'));
     return;
   }
   clearTimeout(escapeTimer);
