@@ -73,7 +73,7 @@ export function permissionRequestMessage(request: PermissionRequest): {
       section(inertCode(request.summary || '(no input)')),
       ...always,
       context(
-        `Only approvers can answer; or reply \`!allow\` / \`!deny <reason>\` in this thread. ` +
+        `Only approvers can answer; or reply \`!allow\` / \`!deny &lt;reason&gt;\` in this thread. ` +
           `Unanswered by ${expires}, it goes back to the terminal.`,
       ),
       {
