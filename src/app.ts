@@ -218,6 +218,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         delivery,
         events,
         logger,
+        permissions,
       })
     : undefined;
   if (github) sinks.push(github.poster);
