@@ -3,6 +3,7 @@ import { permissionRoutes } from './api/routes/permission-routes.js';
 import { sessionRoutes } from './api/routes/session-routes.js';
 import { createPermissionHook } from './permissions/create-permission-hook.js';
 import { createPermissionRegistry } from './permissions/create-permission-registry.js';
+import { expireStandingOnStop, expireWorkItemOnStop } from './permissions/expire-on-stop.js';
 import { standingRoutes } from './api/routes/standing-routes.js';
 import { statusRoutes, type ServiceState } from './api/routes/status-routes.js';
 import type { Route } from './api/route.js';
@@ -163,31 +164,37 @@ export async function createApp(options: AppOptions): Promise<App> {
     owner,
     logger,
   });
-  const standing = createStandingService({
-    config,
-    store,
-    driver,
-    starter,
-    tokens,
-    delivery,
-    readiness,
-    events,
-    owner,
-    stopGraceMs,
-    listeners,
-  });
-  const workItems = createWorkItemService({
-    config,
-    store: workItemStore,
-    driver,
-    starter,
-    tokens,
-    readiness,
-    events,
-    owner,
-    stopGraceMs,
-    listeners,
-  });
+  const standing = expireStandingOnStop(
+    createStandingService({
+      config,
+      store,
+      driver,
+      starter,
+      tokens,
+      delivery,
+      readiness,
+      events,
+      owner,
+      stopGraceMs,
+      listeners,
+    }),
+    permissions,
+  );
+  const workItems = expireWorkItemOnStop(
+    createWorkItemService({
+      config,
+      store: workItemStore,
+      driver,
+      starter,
+      tokens,
+      readiness,
+      events,
+      owner,
+      stopGraceMs,
+      listeners,
+    }),
+    permissions,
+  );
   workItemTargets = (ref) => workItems.resolveTarget(ref);
   const sinks: ReplySink[] = [];
   const slackDecision = decideSlack(config, env);

@@ -316,6 +316,19 @@ describe('permission requests from Slack', () => {
     expect(await openRequests()).toEqual([]);
   });
 
+  it('a session stopped while a request is open: the message says the session stopped', async () => {
+    slack = await startFakeSlack({ users: { [dana]: { name: 'dana' } } });
+    await startServe();
+    const threadTs = await createAnnounced('halt');
+    await reply('build\nFAKE:tool Bash make all', threadTs);
+    const [message] = await requestMessages(threadTs);
+    if (!message) throw new Error('no permission message');
+    const stopped = await fixture.cli(['standing', 'stop', 'halt']);
+    expect(stopped.exitCode, stopped.stderr).toBe(0);
+    await updateOf(message, /ended: the session stopped/);
+    expect(await openRequests()).toEqual([]);
+  });
+
   it('HTTP mode: a forged click is refused with 401, a signed one decides', async () => {
     slack = await startFakeSlack({ users: { [dana]: { name: 'dana' } } });
     const port = await freePort();
