@@ -2,7 +2,7 @@ import type { Config } from '../config/types.js';
 import { asLoopError } from '../errors.js';
 import type { Logger } from '../log/create-logger.js';
 import type { PermissionRegistry } from '../permissions/create-permission-registry.js';
-import { decideReply } from '../permissions/decide-from-surface.js';
+import { decideReply } from '../permissions/decide-reply.js';
 import { parseWorkItemRef, workItemRef, type WorkItemRef } from '../refs.js';
 import type { PermissionKeyword } from './comment/parse-permission-keyword.js';
 import type { GithubActions } from './create-github-actions.js';

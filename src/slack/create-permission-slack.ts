@@ -3,7 +3,7 @@ import type { WebClient } from '@slack/web-api';
 import { asLoopError } from '../errors.js';
 import type { Logger } from '../log/create-logger.js';
 import type { PermissionRegistry } from '../permissions/create-permission-registry.js';
-import { decideReply } from '../permissions/decide-from-surface.js';
+import { decideReply } from '../permissions/decide-reply.js';
 import { mayDecide } from '../permissions/may-decide.js';
 import { parsePermissionId } from '../permissions/permission-id.js';
 import type { PermissionVerdict } from '../permissions/permission-types.js';

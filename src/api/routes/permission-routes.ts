@@ -1,6 +1,6 @@
 import { LoopError } from '../../errors.js';
 import type { PermissionRegistry } from '../../permissions/create-permission-registry.js';
-import { decideReply } from '../../permissions/decide-from-surface.js';
+import { decideReply } from '../../permissions/decide-reply.js';
 import { parsePermissionId } from '../../permissions/permission-id.js';
 import type { PermissionVerdict } from '../../permissions/permission-types.js';
 import type { Route } from '../route.js';

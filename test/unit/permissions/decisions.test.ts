@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { describeSuggestions } from '../../../src/permissions/describe-suggestions.js';
-import { describeOutcome, hookDecision } from '../../../src/permissions/hook-decision.js';
+import { describeOutcome } from '../../../src/permissions/describe-outcome.js';
+import { hookDecision } from '../../../src/permissions/hook-decision.js';
 import { mayDecide } from '../../../src/permissions/may-decide.js';
 import { newPermissionId, parsePermissionId } from '../../../src/permissions/permission-id.js';
 import type {

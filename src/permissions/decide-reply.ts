@@ -1,5 +1,5 @@
 import type { DecideResult } from './create-permission-registry.js';
-import { describeOutcome } from './hook-decision.js';
+import { describeOutcome } from './describe-outcome.js';
 
 /**
  * What a person is told after trying to decide (the same words on every surface): done, unknown,
