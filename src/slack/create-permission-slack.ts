@@ -6,7 +6,9 @@ import type { PermissionRegistry } from '../permissions/create-permission-regist
 import { decideReply } from '../permissions/decide-reply.js';
 import { mayDecide } from '../permissions/may-decide.js';
 import { parsePermissionId } from '../permissions/permission-id.js';
-import type { PermissionVerdict } from '../permissions/permission-types.js';
+import type { PermissionRequest, PermissionVerdict } from '../permissions/permission-types.js';
+import type { EventSink } from '../delivery/create-delivery-core.js';
+import { createRecordStore } from '../state/record-store.js';
 import { callSlack } from './call-slack.js';
 import { parsePermissionCommand } from './commands/parse-permission-command.js';
 import type { SlackNames } from './create-slack-names.js';
@@ -23,6 +25,31 @@ import type { ThreadBindings } from './thread-bindings.js';
 export interface PermissionSlack {
   /** Handles `!allow` / `!deny` in a bound thread; false when the message is no such command. */
   threadCommand(message: SlackInboxMessage, ref: string): Promise<boolean>;
+  /**
+   * Messages of requests a crashed serve left open: their hooks are gone with it, so each is
+   * updated to say the-loop restarted (a clean stop does this itself, through the registry).
+   */
+  recover(): Promise<number>;
+}
+
+/** Where a request's message is, kept on disk until the request ends. */
+interface PostedRecord {
+  readonly channel: string;
+  readonly ts: string;
+  readonly request: PermissionRequest;
+}
+
+function isPostedRecord(value: unknown): value is PostedRecord {
+  if (typeof value !== 'object' || value === null) return false;
+  const entry = value as Record<string, unknown>;
+  const request = entry['request'] as Record<string, unknown> | null | undefined;
+  return (
+    typeof entry['channel'] === 'string' &&
+    typeof entry['ts'] === 'string' &&
+    typeof request?.['id'] === 'string' &&
+    typeof request['tool'] === 'string' &&
+    typeof request['summary'] === 'string'
+  );
 }
 
 const verdictOf: Readonly<Record<string, PermissionVerdict>> = {
@@ -44,9 +71,15 @@ export function createPermissionSlack(options: {
   readonly registry: PermissionRegistry;
   readonly names: SlackNames;
   readonly approvers: readonly string[];
+  /** The folder for PostedRecords (`<state.root>/permissions/slack`). */
+  readonly dir: string;
+  readonly events: EventSink;
   readonly logger: Logger;
+  readonly now?: () => number;
 }): PermissionSlack {
   const { client, bindings, registry, names, logger } = options;
+  const now = options.now ?? Date.now;
+  const store = createRecordStore({ dir: options.dir, validate: isPostedRecord, logger });
   const quiet = { logger, maxAttempts: 4 };
   /** Where each request's message is, once posted (settling waits for the post). */
   const posted = new Map<string, Promise<{ channel: string; ts: string } | undefined>>();
@@ -93,7 +126,10 @@ export function createPermissionSlack(options: {
             }),
           quiet,
         );
-        return answer.ts ? { channel: binding.channel, ts: answer.ts } : undefined;
+        if (!answer.ts) return undefined;
+        const where = { channel: binding.channel, ts: answer.ts };
+        await store.write(request.id, { ...where, request });
+        return where;
       })().catch((error: unknown) => {
         warn('slack.permission_post_failed', error);
         return undefined;
@@ -111,6 +147,7 @@ export function createPermissionSlack(options: {
       () => client.chat.update({ channel: where.channel, ts: where.ts, ...message }),
       quiet,
     ).catch((error: unknown) => warn('slack.permission_update_failed', error));
+    await store.remove(request.id);
   });
 
   const decider = async (user: string) => ({
@@ -149,6 +186,31 @@ export function createPermissionSlack(options: {
   );
 
   return {
+    async recover() {
+      const left = await store.list();
+      for (const { key, value } of left) {
+        const { request } = value;
+        const at = new Date(now()).toISOString();
+        const message = permissionSettledMessage(request, {
+          kind: 'expired',
+          reason: 'restart',
+          at,
+        });
+        await callSlack(
+          'chat.update',
+          () => client.chat.update({ channel: value.channel, ts: value.ts, ...message }),
+          quiet,
+        ).catch((error: unknown) => warn('slack.permission_update_failed', error));
+        options.events.record('permission.expired', {
+          id: request.id,
+          ref: request.ref,
+          tool: request.tool,
+          reason: 'restart',
+        });
+        await store.remove(key);
+      }
+      return left.length;
+    },
     async threadCommand(message, ref) {
       const command = parsePermissionCommand(message.text);
       if (!command) return false;

@@ -115,6 +115,8 @@ export function createSlackSurface(options: {
         registry: options.permissions,
         names,
         approvers: config.slack.approvers,
+        dir: path.join(paths.root, 'permissions', 'slack'),
+        events,
         logger,
       })
     : undefined;
@@ -228,6 +230,12 @@ export function createSlackSurface(options: {
       const recovered = await acceptor.recover();
       if (recovered) events.record('slack.recovered', { count: recovered });
       await connect(1);
+      // After a crash: the old requests' hooks died with serve; their messages say so now.
+      if (permissionSlack) {
+        void permissionSlack.recover().catch((error: unknown) => {
+          logger.warn({ event: 'slack.permission_recover_failed', err: error }, 'not recovered');
+        });
+      }
     },
     async stop() {
       stopped = true;

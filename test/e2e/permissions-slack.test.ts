@@ -1,3 +1,5 @@
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readEvents, type EventRecord } from '../fakes/fake-agent-records.js';
 import { signSlackRequest } from '../fakes/fake-slack/sign-slack-request.js';
@@ -314,6 +316,33 @@ describe('permission requests from Slack', () => {
     await updateOf(message, /the-loop restarted — answer in the terminal/);
     await fixture.start();
     expect(await openRequests()).toEqual([]);
+  });
+
+  it('serve killed (SIGKILL) while a request is open: the restarted serve says so in the message', async () => {
+    slack = await startFakeSlack({ users: { [dana]: { name: 'dana' } } });
+    await startServe();
+    const threadTs = await createAnnounced('crash');
+    await reply('build\nFAKE:tool Bash make all', threadTs);
+    const [message] = await requestMessages(threadTs);
+    if (!message) throw new Error('no permission message');
+    // Killed once serve has noted where the message is (a crash before that leaves it as it is).
+    const noted = path.join(fixture.stateRoot, 'permissions', 'slack', `${idOf(message)}.json`);
+    await eventually(async () => (await stat(noted).catch(() => undefined)) !== undefined, {
+      timeoutMs: 10_000,
+      what: 'the message noted on disk',
+    });
+    await fixture.kill('SIGKILL');
+    // The hook's connection died with serve: no decision, Claude Code keeps its dialog.
+    expect((await answers())[0]).toMatchObject({ behavior: 'none' });
+    await fixture.start();
+    await updateOf(message, /the-loop restarted — answer in the terminal/);
+    await click(message, 'permission_allow');
+    await slack.waitForCall(
+      'chat.postEphemeral',
+      (call) =>
+        call.args['user'] === dana && /no open permission request/.test(String(call.args['text'])),
+      15_000,
+    );
   });
 
   it('a session stopped while a request is open: the message says the session stopped', async () => {
