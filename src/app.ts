@@ -9,8 +9,12 @@ import { statusRoutes, type ServiceState } from './api/routes/status-routes.js';
 import type { Route } from './api/route.js';
 import type { Config } from './config/types.js';
 import { createConfirmationTracker } from './delivery/confirmation-tracker.js';
+import { createKeyedQueue } from './concurrency/keyed-queue.js';
+import { createExitWatcher } from './sessions/create-exit-watcher.js';
 import { createDeliveryCore, type DeliveryTarget } from './delivery/create-delivery-core.js';
-import { createReadinessTracker } from './delivery/readiness-tracker.js';
+import { createAgentStates } from './delivery/agent-states.js';
+import { createDeliveryLedger } from './delivery/delivery-ledger.js';
+import { deliveryRoutes } from './api/routes/delivery-routes.js';
 import { LoopError } from './errors.js';
 import { createClaudeAdapter } from './harness/claude-adapter.js';
 import { createCommandAdapter } from './harness/command-adapter.js';
@@ -109,7 +113,11 @@ export async function createApp(options: AppOptions): Promise<App> {
     events,
     logger,
   });
-  const readiness = createReadinessTracker();
+  const readiness = createAgentStates({
+    onChange: ({ target, ref, from, to }) =>
+      events.record('agent.state', { ref: ref ?? target, from: from ?? null, to }),
+  });
+  const deliveries = createDeliveryLedger();
   const confirmations = createConfirmationTracker();
   // serve alone writes these records, so after the first listing they are read from memory.
   const store = cacheRecordStore(
@@ -123,14 +131,20 @@ export async function createApp(options: AppOptions): Promise<App> {
   let workItemTargets: (ref: string) => Promise<DeliveryTarget> = async (ref) => {
     throw new LoopError('invalid_ref', `\`${ref}\` is not a session ref`);
   };
+  // One lock per ref for the session lifecycle and the paste + Enter of a delivery.
+  const lifecycle = createKeyedQueue();
+  let noticeExit: (ref: string, exitStatus: number | undefined) => void = () => undefined;
   const delivery = createDeliveryCore({
     driver,
     resolve: (ref) => (parseStandingRef(ref) ? standingTargets(ref) : workItemTargets(ref)),
-    readiness,
+    states: readiness,
     confirmations,
     events,
     logger,
     timing: config.delivery,
+    ledger: deliveries,
+    lifecycle,
+    onExited: (ref, exitStatus) => noticeExit(ref, exitStatus),
   });
   const launcher = createSessionLauncher({
     driver,
@@ -177,6 +191,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       owner,
       stopGraceMs,
       listeners,
+      lifecycle,
     }),
     permissions,
   );
@@ -192,10 +207,21 @@ export async function createApp(options: AppOptions): Promise<App> {
       owner,
       stopGraceMs,
       listeners,
+      lifecycle,
     }),
     permissions,
   );
   workItemTargets = (ref) => workItems.resolveTarget(ref);
+  noticeExit = (ref, exitStatus) => {
+    const name = parseStandingRef(ref);
+    void (name ? standing.markExited(name, exitStatus) : workItems.markExited(ref, exitStatus));
+  };
+  const exitWatcher = createExitWatcher({
+    driver,
+    services: [standing, workItems],
+    intervalMs: 1_000,
+    logger,
+  });
   const sinks: ReplySink[] = [];
   const slackDecision = decideSlack(config, env);
   const slack: SlackSurface | undefined = slackDecision.on
@@ -230,6 +256,16 @@ export async function createApp(options: AppOptions): Promise<App> {
     : undefined;
   if (github) sinks.push(github.poster);
   const replies = createReplyRouter({ sinks, events, logger });
+  // A session that ends by itself says so where its people are, with the remedy (DESIGN §17).
+  const tellExit = (ref: string, message: string): void => {
+    void replies.post(ref, `⚠️ ${message}`, 'notice').catch((error: unknown) => {
+      logger.warn({ event: 'session.exit_notice_failed', ref, err: error }, 'exit not told');
+    });
+  };
+  listeners.push({
+    exited: (name, message) => tellExit(standingRef(name), message),
+    workItemExited: tellExit,
+  });
   const surfacesOff = [
     ...(slackDecision.on ? [] : [slackDecision.reason]),
     ...(githubDecision.on ? githubDecision.plan.notes : [githubDecision.reason]),
@@ -260,6 +296,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const routes: Route[] = [
     ...statusRoutes({ config, standing, driver, services, version: options.version }),
     ...standingRoutes(standing),
+    ...deliveryRoutes(deliveries),
     ...workItemRoutes({ config, workItems }),
     ...sessionRoutes({
       directory: {
@@ -310,6 +347,9 @@ export async function createApp(options: AppOptions): Promise<App> {
       if (slack) await slack.start();
       if (github) await github.start();
       events.record('serve.started', { instance: config.instance.name, pid: process.pid });
+      // Sessions that ended while serve was away are recorded before anything is typed.
+      await exitWatcher.check();
+      exitWatcher.start();
       const autoStarted = config.standing.autoStart ? await standing.startAll() : [];
       for (const result of autoStarted.filter((entry) => entry.error)) {
         logger.warn(
@@ -321,6 +361,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     },
     async stop() {
       clearInterval(pruneTimer);
+      exitWatcher.stop();
       // Each waiting hook answers "no decision" (Claude Code keeps its dialog), and the surfaces
       // say so, while they are still connected.
       await permissions.expireAll('restart');

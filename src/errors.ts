@@ -18,6 +18,7 @@ export const errorCodes = {
   not_found: 404,
   session_unknown: 404,
   session_not_running: 404,
+  session_exited: 409,
   method_not_allowed: 405,
   name_taken: 409,
   foreign_session: 409,
@@ -29,6 +30,7 @@ export const errorCodes = {
   slack_failed: 502,
   github_failed: 502,
   state_corrupt: 500,
+  delivery_cancelled: 409,
   internal: 500,
 } as const;
 

@@ -27,8 +27,8 @@ export interface ApiRequest {
   /** Only for `auth: 'session'` routes: the `X-The-Loop-Session-Token` header, when sent. */
   readonly sessionToken?: string;
   readonly requestId: string;
-  /** Aborted when the client goes away before it got an answer (a hook killed while it waits). */
-  readonly signal?: AbortSignal;
+  /** Aborted when the client hangs up before it has its answer. */
+  readonly signal: AbortSignal;
   /** Already tagged with `requestId`. */
   readonly logger: Logger;
 }

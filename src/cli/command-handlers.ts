@@ -1,7 +1,9 @@
 import type { CommandHandler } from './command-context.js';
 import type { CommandId } from './command-specs.js';
 import { runConfigCheck } from './commands/run-config-check.js';
+import { runDoctorCommand } from './commands/run-doctor.js';
 import { runHook } from './commands/run-hook.js';
+import { runInit } from './commands/run-init.js';
 import { runInstance } from './commands/run-instance.js';
 import { runManifest } from './commands/run-manifest.js';
 import { runPermissions } from './commands/run-permissions.js';
@@ -39,4 +41,6 @@ export const commandHandlers: Readonly<Record<CommandId, CommandHandler>> = {
   'workitem start': runWorkItemStart,
   'workitem stop': runWorkItemStop,
   permissions: runPermissions,
+  doctor: runDoctorCommand,
+  init: runInit,
 };

@@ -22,6 +22,8 @@ export type CommandId =
   | 'workitem list'
   | 'workitem start'
   | 'workitem stop'
+  | 'doctor'
+  | 'init'
   | 'permissions';
 
 export interface ArgSpec {
@@ -78,7 +80,8 @@ export const commandSpecs: readonly CommandSpec[] = [
     flags: [],
     json: false,
     notes: [
-      'Logs JSON lines on stdout (level from THE_LOOP_LOG_LEVEL, default info).',
+      'Logs on stdout: readable lines on a terminal, JSON lines elsewhere',
+      '(THE_LOOP_LOG_FORMAT=json|pretty overrides; level from THE_LOOP_LOG_LEVEL, default info).',
       'Ctrl-C or SIGTERM stops serving; the sessions keep running. A second signal exits at once.',
     ],
   },
@@ -251,6 +254,31 @@ export const commandSpecs: readonly CommandSpec[] = [
     args: [{ key: 'ref', kind: 'word' }],
     flags: [],
     json: true,
+  },
+  {
+    id: 'doctor',
+    usage: 'doctor',
+    summary: 'check the setup, one line per check with the remedy; exit 1 if any fails',
+    args: [],
+    flags: [],
+    json: true,
+    notes: [
+      'Each line is `ok|warn|fail  ID  what was found — what to do`. Works without serve: it',
+      "checks Node, tmux, the harness programs, the standing sessions' folders, the state root,",
+      'the control socket, the Slack tokens and scopes, and the GitHub token and repositories.',
+    ],
+  },
+  {
+    id: 'init',
+    usage: 'init [--yes]',
+    summary: 'write .the-loop/config.yaml for the git repository you are in',
+    args: [],
+    flags: [{ name: 'yes', help: 'write it without asking (needed when there is no terminal)' }],
+    json: false,
+    notes: [
+      'Takes github.repos from the origin remote and claude as the default harness when it is on',
+      'PATH (else shell); never overwrites an existing config.',
+    ],
   },
   {
     id: 'permissions',

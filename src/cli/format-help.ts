@@ -3,8 +3,9 @@ import { usageLines } from './usage-lines.js';
 
 const exitCodes = 'Exit codes: 0 ok, 1 refused, not found or not ok, 2 usage or config error.';
 const serveNote =
-  'Every command except serve, config check, manifest and hook talks to a running `the-loop serve`;\n' +
-  'when it is not running they say so and exit 1.';
+  'Every command except serve, config check, manifest, hook, doctor and init talks to a running\n' +
+  '`the-loop serve`; when it is not running they say so and exit 1.\n' +
+  '`the-loop --version` prints the version.';
 
 /** The text `--help` prints for the whole CLI, a command group, or one command. */
 export function formatHelp(topic: string): string {

@@ -10,11 +10,14 @@ export function formatStandingList(sessions: readonly StandingView[]): string {
     );
   }
   return formatColumns([
-    ['NAME', 'SOURCE', 'STATUS', 'TMUX', 'HARNESS', 'AUTO', 'CWD'],
+    ['NAME', 'SOURCE', 'STATUS', 'STATE', 'TMUX', 'HARNESS', 'AUTO', 'CWD'],
     ...sessions.map((session) => [
       session.name,
       session.source,
-      session.status,
+      session.exitStatus === undefined
+        ? session.status
+        : `${session.status} (${session.exitStatus})`,
+      session.agentState ?? '-',
       session.tmux,
       session.harness,
       session.autoStart ? 'yes' : 'no',

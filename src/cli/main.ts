@@ -4,6 +4,7 @@ import { createCommandContext } from './command-context.js';
 import { formatHelp } from './format-help.js';
 import { formatUsage } from './format-usage.js';
 import { parseCliArgs } from './parse-cli-args.js';
+import { readVersion } from './read-version.js';
 import { reportCliError } from './report-cli-error.js';
 
 export type { CliIo } from './cli-io.js';
@@ -13,6 +14,10 @@ export type { CliIo } from './cli-io.js';
  * ok, 2 usage or config error. Everything it touches comes in through `io`.
  */
 export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+    io.stdout.write(`${await readVersion()}\n`);
+    return 0;
+  }
   const parsed = parseCliArgs(argv);
   if (parsed.kind === 'help') {
     io.stdout.write(`${formatHelp(parsed.topic)}\n`);

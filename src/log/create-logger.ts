@@ -1,6 +1,9 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
+import type { LogFormat } from './choose-log-format.js';
+import { createPrettyDestination } from './create-pretty-destination.js';
 
 export type { Logger } from 'pino';
+export type { LogFormat } from './choose-log-format.js';
 
 /**
  * Fields that may hold a secret anywhere in a log object. pino's redaction works on paths, so
@@ -32,6 +35,8 @@ export interface LoggerOptions {
   readonly level?: string;
   readonly destination?: DestinationStream;
   readonly name?: string;
+  /** `json` (the default) or readable lines for a terminal; see chooseLogFormat. */
+  readonly format?: LogFormat;
 }
 
 export function createLogger(options: LoggerOptions = {}): Logger {
@@ -41,7 +46,12 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     redact: { paths: redactPaths, censor: '[redacted]' },
     base: undefined,
   };
-  return options.destination ? pino(settings, options.destination) : pino(settings);
+  // Pretty lines are formatted from pino's own JSON, after redaction, so no secret can slip past.
+  const destination =
+    options.format === 'pretty'
+      ? createPrettyDestination(options.destination ?? process.stdout)
+      : options.destination;
+  return destination ? pino(settings, destination) : pino(settings);
 }
 
 /** A logger that drops everything; for tests and for CLI commands that print their own output. */

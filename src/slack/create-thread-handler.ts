@@ -74,7 +74,11 @@ export function createThreadHandler(options: ThreadHandlerOptions) {
         );
       });
 
-  const handle = async (message: SlackInboxMessage, done: () => Promise<void>): Promise<void> => {
+  const handle = async (
+    message: SlackInboxMessage,
+    done: () => Promise<void>,
+    release: () => void,
+  ): Promise<void> => {
     const binding = await bindings.find(message.channel, message.threadTs);
     if (!binding) return;
     if (await options.permissionCommand?.(message, binding.ref)) return;
@@ -117,7 +121,7 @@ export function createThreadHandler(options: ThreadHandlerOptions) {
       ),
     );
     try {
-      const result = await delivery.deliver({
+      const delivering = delivery.deliver({
         ref: binding.ref,
         text: decodeSlackText(message.text, { users: userNames }),
         origin: {
@@ -128,6 +132,9 @@ export function createThreadHandler(options: ThreadHandlerOptions) {
         ids: { slackEventId: message.eventId },
         onSubmitted: done,
       });
+      // Its place in the session's queue is taken: the thread's next reply may follow.
+      release();
+      const result = await delivering;
       // Done before the reactions: a crash after this cannot type the message a second time.
       await done();
       if (result.outcome === 'delivered') {
@@ -146,7 +153,7 @@ export function createThreadHandler(options: ThreadHandlerOptions) {
     }
   };
 
-  return async (entry: InboxEntry<SlackInboxMessage>): Promise<void> => {
+  return async (entry: InboxEntry<SlackInboxMessage>, release: () => void): Promise<void> => {
     let finished = false;
     const done = async (): Promise<void> => {
       if (finished) return;
@@ -154,7 +161,7 @@ export function createThreadHandler(options: ThreadHandlerOptions) {
       await inbox.done(entry.key);
     };
     try {
-      await handle(entry.value, done);
+      await handle(entry.value, done, release);
     } finally {
       await done();
     }

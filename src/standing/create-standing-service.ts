@@ -1,15 +1,16 @@
 import type { Config } from '../config/types.js';
-import type { DeliveryCore, DeliveryResult, EventSink } from '../delivery/create-delivery-core.js';
-import { createKeyedQueue } from '../concurrency/keyed-queue.js';
-import type { ReadinessTracker } from '../delivery/readiness-tracker.js';
+import type { DeliveryCore, EventSink } from '../delivery/create-delivery-core.js';
+import { firstAnswer, type SayAnswer } from '../delivery/first-answer.js';
+import { createKeyedQueue, type KeyedQueue } from '../concurrency/keyed-queue.js';
+import type { AgentStates } from '../delivery/agent-states.js';
 import { LoopError, asLoopError } from '../errors.js';
 import { bootPrompt, standingBootDirective } from '../harness/boot-directive.js';
 import type { SessionStarter } from '../harness/create-session-starter.js';
 import type { SessionTokens } from '../harness/session-tokens.js';
 import { isValidName, nameProblem, standingRef, standingTarget } from '../refs.js';
 import type { RecordStore } from '../state/record-store.js';
-import { paneStateFor } from '../tmux/pane-state-for.js';
-import type { TmuxDriver } from '../tmux/tmux-driver.js';
+import { paneInfoFor } from '../tmux/pane-state-for.js';
+import type { SessionListing, TmuxDriver } from '../tmux/tmux-driver.js';
 import { checkStartable } from './check-startable.js';
 import { decideStart } from './decide-start.js';
 import { resolveDefinitions, type ResolvedStanding } from './resolve-definitions.js';
@@ -31,7 +32,7 @@ export interface StandingServiceOptions {
   readonly starter: SessionStarter;
   readonly tokens: SessionTokens;
   readonly delivery: DeliveryCore;
-  readonly readiness: ReadinessTracker;
+  readonly readiness: AgentStates;
   readonly events: EventSink;
   /** The instance id written to `@the-loop-owner`. */
   readonly owner: string;
@@ -39,14 +40,27 @@ export interface StandingServiceOptions {
   readonly clock?: () => Date;
   /** Read at each event, so a surface built after the service can still register. */
   readonly listeners?: readonly StandingListener[];
+  /**
+   * One lock per ref, shared with the delivery core: a start, stop, restart or delete never
+   * interleaves with a paste and its Enter.
+   */
+  readonly lifecycle?: KeyedQueue;
 }
 
 export type StopOutcome = 'stopped' | 'already-stopped';
+
+/**
+ * A say answers within this even while its message waits (as `queued`), far inside the CLI's own
+ * time limit: a sender who gave up is never the one whose message is typed later.
+ */
+export const sayAnswerWithinMs = 20_000;
 
 /** Surfaces that follow a session's life (the Slack announcer) register one of these. */
 export interface StandingListener {
   started?(name: string, outcome: 'started' | 'resumed', definition: StandingDefinition): void;
   deleted?(name: string): void;
+  /** The harness ended by itself; the message names the remedy. */
+  exited?(name: string, message: string): void;
 }
 
 export interface BulkResult {
@@ -61,7 +75,12 @@ export interface StandingService {
   start(name: string): Promise<{ outcome: StartOutcome; session: StandingView }>;
   stop(name: string): Promise<{ outcome: StopOutcome; session: StandingView }>;
   restart(name: string): Promise<{ outcome: StartOutcome; session: StandingView }>;
-  say(name: string, text: string, actor: string): Promise<DeliveryResult>;
+  say(
+    name: string,
+    text: string,
+    actor: string,
+    options?: { readonly signal?: AbortSignal },
+  ): Promise<SayAnswer>;
   create(input: CreateInput): Promise<{ session: StandingView; outcome?: StartOutcome }>;
   delete(name: string): Promise<void>;
   startAll(): Promise<BulkResult[]>;
@@ -72,12 +91,20 @@ export interface StandingService {
   interrupt(name: string): Promise<void>;
   /** Remembers the Slack thread a session was announced in. */
   recordSlackThread(name: string, binding: SlackBinding): Promise<void>;
+  /** Records every running session whose pane this listing shows dead as exited. */
+  noticeExits(listing: SessionListing): Promise<void>;
+  /** Records one session as exited (a paste found its pane dead). */
+  markExited(name: string, exitStatus: number | undefined): Promise<void>;
 }
 
 export function createStandingService(options: StandingServiceOptions): StandingService {
   const { config, store, driver, starter, delivery, readiness, events, owner } = options;
   const clock = options.clock ?? (() => new Date());
-  const lifecycle = createKeyedQueue();
+  const locks = options.lifecycle ?? createKeyedQueue();
+  const lifecycle: KeyedQueue = {
+    run: (name, task) => locks.run(standingRef(name), task),
+    depth: (name) => locks.depth(standingRef(name)),
+  };
 
   const checkedName = (name: string): string => {
     if (!isValidName(name)) throw new LoopError('invalid_name', nameProblem(name));
@@ -107,8 +134,9 @@ export function createStandingService(options: StandingServiceOptions): Standing
       resolved.definition,
       resolved.source,
       record,
-      info.state,
+      info.owner === owner || info.state === 'absent' ? info : { state: 'unknown' },
       config.slack.channel,
+      readiness.state(standingTarget(resolved.definition.name)),
     );
   };
 
@@ -178,7 +206,7 @@ export function createStandingService(options: StandingServiceOptions): Standing
           ),
       })
       .catch(failedAs('standing.spawn_failed', name));
-    const { conversationId: _dropped, ...rest } = previous;
+    const { conversationId: _dropped, exitStatus: _old, exitedAt: _gone, ...rest } = previous;
     await store.write(name, {
       ...rest,
       definition: resolved.definition,
@@ -243,13 +271,14 @@ export function createStandingService(options: StandingServiceOptions): Standing
     async list() {
       const [all, listing] = await Promise.all([resolveAll(), driver.listSessions()]);
       return all.map((resolved) => {
-        const state = paneStateFor(listing, standingTarget(resolved.definition.name), owner);
+        const info = paneInfoFor(listing, standingTarget(resolved.definition.name), owner);
         return toStandingView(
           resolved.definition,
           resolved.source,
           resolved.record,
-          state,
+          info,
           config.slack.channel,
+          readiness.state(standingTarget(resolved.definition.name)),
         );
       });
     },
@@ -281,13 +310,18 @@ export function createStandingService(options: StandingServiceOptions): Standing
       return { outcome, session: await view(resolved) };
     },
 
-    async say(name, text, actor) {
+    async say(name, text, actor, sayOptions = {}) {
       await resolveOne(name);
-      const result = await delivery.deliver({
-        ref: standingRef(name),
-        text,
-        origin: { surface: 'cli', actor },
-      });
+      const result = await firstAnswer(
+        delivery,
+        {
+          ref: standingRef(name),
+          text,
+          origin: { surface: 'cli', actor },
+          ...(sayOptions.signal ? { signal: sayOptions.signal } : {}),
+        },
+        { answerWithinMs: sayAnswerWithinMs },
+      );
       events.record('standing.said', {
         name,
         deliveryId: result.deliveryId,
@@ -380,6 +414,41 @@ export function createStandingService(options: StandingServiceOptions): Standing
         const record = await store.read(name);
         if (record) await store.write(name, { ...record, slack: binding });
       });
+    },
+
+    async noticeExits(listing) {
+      const running = (await store.list()).filter((entry) => entry.value.status === 'running');
+      await Promise.all(
+        running.map(async ({ key }) => {
+          const info = paneInfoFor(listing, standingTarget(key), owner);
+          if (info.state === 'dead') await service.markExited(key, info.deadStatus);
+        }),
+      );
+    },
+
+    async markExited(name, exitStatus) {
+      const exited = await lifecycle.run(name, async () => {
+        const record = await store.read(name);
+        if (record?.status !== 'running') return false;
+        // The pane may have been started again since the listing that saw it dead.
+        const info = await driver.probe(standingTarget(name));
+        if (info.state !== 'dead' || info.owner !== owner) return false;
+        const status = info.deadStatus ?? exitStatus;
+        const { sessionToken: _revoked, ...kept } = record;
+        await store.write(name, {
+          ...kept,
+          status: 'exited',
+          ...(status === undefined ? {} : { exitStatus: status }),
+          exitedAt: clock().toISOString(),
+        });
+        readiness.forget(standingTarget(name));
+        options.tokens.revoke(standingRef(name));
+        events.record('session.exited', { ref: standingRef(name), exitStatus: status });
+        return { status };
+      });
+      if (!exited) return;
+      const message = standingMessages.exited(name, exited.status);
+      for (const listener of options.listeners ?? []) listener.exited?.(name, message);
     },
 
     async nameForToken(token) {

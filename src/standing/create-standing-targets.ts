@@ -22,6 +22,11 @@ export function createStandingTargets(options: {
     const declared = options.config.standing.sessions.find((session) => session.name === name);
     if (!record && !declared)
       throw new LoopError('session_unknown', standingMessages.unknown(name));
+    if (record?.status === 'exited') {
+      throw new LoopError('session_exited', standingMessages.exited(name, record.exitStatus), {
+        ...(record.exitStatus === undefined ? {} : { exitStatus: record.exitStatus }),
+      });
+    }
     if (!record || record.status !== 'running') {
       throw new LoopError('session_not_running', standingMessages.stopped(name));
     }
@@ -34,6 +39,7 @@ export function createStandingTargets(options: {
       agent: harness?.agent ?? false,
       confirms: harness?.kind === 'claude',
       notRunning: standingMessages.stopped(name),
+      exited: (exitStatus) => standingMessages.exited(name, exitStatus),
     };
   };
 }

@@ -9,7 +9,10 @@ export function isStandingRecord(value: unknown): value is StandingRecord {
     value['version'] === 1 &&
     isValidName(value['name']) &&
     (value['source'] === 'declared' || value['source'] === 'created') &&
-    (value['status'] === 'running' || value['status'] === 'stopped') &&
+    (value['status'] === 'running' ||
+      value['status'] === 'stopped' ||
+      value['status'] === 'exited') &&
+    (value['exitStatus'] === undefined || Number.isInteger(value['exitStatus'])) &&
     typeof value['createdAt'] === 'string' &&
     optionalString(value['conversationId']) &&
     optionalString(value['sessionToken']) &&

@@ -1,4 +1,5 @@
 import { standingTarget } from '../refs.js';
+import { describeExit } from '../sessions/session-status.js';
 
 /** The user-facing refusals of the standing verbs, each naming its remedy, in one place. */
 export const standingMessages = {
@@ -7,6 +8,9 @@ export const standingMessages = {
     `\`the-loop standing create ${name}\``,
   stopped: (name: string) =>
     `session \`${name}\` is stopped — run \`the-loop standing start ${name}\` (or \`/loop start ${name}\`)`,
+  exited: (name: string, exitStatus: number | undefined) =>
+    `session \`${name}\` ${describeExit(exitStatus)} — run \`the-loop standing start ${name}\` ` +
+    `(or \`/loop start ${name}\`)`,
   foreign: (name: string) => {
     const target = standingTarget(name);
     return (

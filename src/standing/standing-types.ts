@@ -1,8 +1,10 @@
 import type { StandingSessionConfig } from '../config/types.js';
+import type { AgentState } from '../delivery/agent-state.js';
+import type { SessionStatus } from '../sessions/session-status.js';
 import type { PaneState } from '../tmux/tmux-driver.js';
 
 export type StandingSource = 'declared' | 'created';
-export type StandingStatus = 'running' | 'stopped';
+export type StandingStatus = SessionStatus;
 
 /**
  * What a standing session is: from the config (declared) or from a create (created). One shape
@@ -28,6 +30,9 @@ export interface StandingRecord {
   readonly createdAt: string;
   readonly startedAt?: string;
   readonly stoppedAt?: string;
+  /** Set when the harness ended by itself (status `exited`). */
+  readonly exitStatus?: number;
+  readonly exitedAt?: string;
   readonly slack?: SlackBinding;
 }
 
@@ -41,6 +46,9 @@ export interface StandingView {
   readonly cwd: string;
   readonly autoStart: boolean;
   readonly status: StandingStatus;
+  readonly exitStatus?: number;
+  /** What its agent is doing (DESIGN §13); null when the session is not running. */
+  readonly agentState: AgentState | null;
   readonly tmux: PaneState;
   readonly conversationId?: string;
   readonly createdAt?: string;

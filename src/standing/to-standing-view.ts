@@ -1,5 +1,7 @@
 import { standingRef } from '../refs.js';
-import type { PaneState } from '../tmux/tmux-driver.js';
+import type { AgentState } from '../delivery/agent-state.js';
+import { shownStatus } from '../sessions/session-status.js';
+import type { SessionInfo } from '../tmux/tmux-driver.js';
 import type {
   StandingDefinition,
   StandingRecord,
@@ -12,12 +14,14 @@ export function toStandingView(
   definition: StandingDefinition,
   source: StandingSource,
   record: StandingRecord | undefined,
-  tmux: PaneState,
+  tmux: Pick<SessionInfo, 'state' | 'deadStatus'>,
   defaultChannel: string,
+  agentState?: AgentState,
 ): StandingView {
   const channel =
     definition.slack === false ? undefined : definition.slack.channel || defaultChannel;
   const slack = record?.slack ?? (channel ? { channel } : undefined);
+  const shown = shownStatus(record, tmux);
   return {
     name: definition.name,
     ref: standingRef(definition.name),
@@ -26,8 +30,14 @@ export function toStandingView(
     harness: definition.harness,
     cwd: definition.cwd,
     autoStart: definition.autoStart,
-    status: record?.status === 'running' && tmux === 'live' ? 'running' : 'stopped',
-    tmux,
+    ...shown,
+    agentState:
+      shown.status === 'running'
+        ? (agentState ?? 'idle')
+        : shown.status === 'exited'
+          ? 'exited'
+          : null,
+    tmux: tmux.state,
     ...(record?.conversationId ? { conversationId: record.conversationId } : {}),
     ...(record?.createdAt ? { createdAt: record.createdAt } : {}),
     ...(record?.startedAt ? { startedAt: record.startedAt } : {}),

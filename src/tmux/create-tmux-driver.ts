@@ -57,14 +57,17 @@ export function createTmuxDriver(options: TmuxDriverOptions): TmuxDriver {
     name: string,
     owner: string,
     command: string,
-    prefix: readonly string[] = [],
-    input?: string,
+    options: { prefix?: readonly string[]; input?: string; live?: boolean } = {},
   ): Promise<TmuxResult> => {
     assertTargetName(name);
     if (!/^[A-Za-z0-9-]{1,64}$/.test(owner)) throw new Error('owner id must be a plain token');
+    const { prefix = [], input, live = false } = options;
     // if-shell falls back to no target when `=name:` is missing instead of failing, so the check
     // names the session too; a miss is then told apart from a foreign session by a probe.
-    const check = `#{&&:#{==:#{session_name},${name}},#{==:#{@the-loop-owner},${owner}}}`;
+    const ours = `#{&&:#{==:#{session_name},${name}},#{==:#{@the-loop-owner},${owner}}}`;
+    // tmux 3.3 crashes its whole server when a paste (or keys) reach a dead pane (fixed in 3.4):
+    // an act that types requires a live pane in the same call, so no exit can slip in between.
+    const check = live ? `#{&&:${ours},#{==:#{pane_dead},0}}` : ours;
     const args = [
       ...prefix,
       'if-shell',
@@ -82,7 +85,17 @@ export function createTmuxDriver(options: TmuxDriverOptions): TmuxDriver {
       throw unavailable(result);
     }
     if (result.stdout.includes(notOursMarker)) {
-      if ((await probe(name)).state === 'absent') throw notRunning(name);
+      const info = await probe(name);
+      if (info.state === 'absent') throw notRunning(name);
+      if (info.state === 'unknown')
+        throw unavailableMessage(`tmux gave no answer about \`${name}\``);
+      if (info.owner === owner && info.state === 'dead') throw exited(name, info.deadStatus);
+      if (info.owner === owner) {
+        // Ours and live now, though the check said otherwise: it was respawned in between.
+        throw unavailableMessage(
+          `tmux session \`${name}\` changed while the-loop acted on it; try again`,
+        );
+      }
       throw new LoopError(
         'foreign_session',
         `tmux session \`${name}\` is not owned by this instance; the-loop will not touch it ` +
@@ -160,7 +173,11 @@ export function createTmuxDriver(options: TmuxDriverOptions): TmuxDriver {
       const buffer = `the-loop-${randomUUID()}`;
       const paste = `paste-buffer -p -d -r -b ${buffer} -t '${paneTarget(name)}'`;
       try {
-        await runIfOurs(name, owner, paste, ['load-buffer', '-b', buffer, '-', ';'], text);
+        await runIfOurs(name, owner, paste, {
+          prefix: ['load-buffer', '-b', buffer, '-', ';'],
+          input: text,
+          live: true,
+        });
       } catch (error) {
         // A refused or failed paste leaves the buffer behind; `-d` deletes it only after pasting.
         await runner.run(['delete-buffer', '-b', buffer]);
@@ -172,7 +189,9 @@ export function createTmuxDriver(options: TmuxDriverOptions): TmuxDriver {
       for (const key of keys) {
         if (!keyPattern.test(key)) throw new Error(`refusing tmux key name ${JSON.stringify(key)}`);
       }
-      await runIfOurs(name, owner, `send-keys -t '${paneTarget(name)}' ${keys.join(' ')}`);
+      await runIfOurs(name, owner, `send-keys -t '${paneTarget(name)}' ${keys.join(' ')}`, {
+        live: true,
+      });
     },
 
     async capture(name) {
@@ -224,6 +243,14 @@ export function createTmuxDriver(options: TmuxDriverOptions): TmuxDriver {
 function notRunning(name: string): LoopError {
   return new LoopError('session_not_running', `tmux session \`${name}\` is not running`, {
     target: name,
+  });
+}
+
+function exited(name: string, status: number | undefined): LoopError {
+  const how = status === undefined ? '' : ` (status ${status})`;
+  return new LoopError('session_exited', `tmux session \`${name}\` has exited${how}`, {
+    target: name,
+    ...(status === undefined ? {} : { exitStatus: status }),
   });
 }
 

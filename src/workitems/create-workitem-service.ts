@@ -1,6 +1,6 @@
 import type { Config } from '../config/types.js';
 import type { DeliveryTarget, EventSink } from '../delivery/create-delivery-core.js';
-import { createKeyedQueue } from '../concurrency/keyed-queue.js';
+import { createKeyedQueue, type KeyedQueue } from '../concurrency/keyed-queue.js';
 import type { ReadinessTracker } from '../delivery/readiness-tracker.js';
 import { LoopError, asLoopError } from '../errors.js';
 import type { SessionStarter } from '../harness/create-session-starter.js';
@@ -14,13 +14,16 @@ import {
 } from '../refs.js';
 import type { RecordStore } from '../state/record-store.js';
 import { decideStart } from '../standing/decide-start.js';
-import { paneStateFor } from '../tmux/pane-state-for.js';
-import type { TmuxDriver } from '../tmux/tmux-driver.js';
+import { describeExit, shownStatus } from '../sessions/session-status.js';
+import { paneInfoFor } from '../tmux/pane-state-for.js';
+import type { SessionListing, TmuxDriver } from '../tmux/tmux-driver.js';
 import { workItemBootDirective, workItemUrl } from './workitem-boot-directive.js';
 import type { WorkItemRecord, WorkItemView } from './workitem-types.js';
 
 export interface WorkItemListener {
   workItemStarted?(ref: string, outcome: 'started' | 'resumed'): void;
+  /** The harness ended by itself; the message names the remedy. */
+  workItemExited?(ref: string, message: string): void;
 }
 
 export interface WorkItemService {
@@ -34,6 +37,10 @@ export interface WorkItemService {
   isRunning(item: WorkItemRef): Promise<boolean>;
   resolveTarget(ref: string): Promise<DeliveryTarget>;
   refForToken(token: string): Promise<string | undefined>;
+  /** Records every running session whose pane this listing shows dead as exited. */
+  noticeExits(listing: SessionListing): Promise<void>;
+  /** Records one session as exited (a paste found its pane dead). */
+  markExited(ref: string, exitStatus: number | undefined): Promise<void>;
 }
 
 /**
@@ -53,10 +60,16 @@ export function createWorkItemService(options: {
   readonly stopGraceMs: number;
   readonly listeners?: readonly WorkItemListener[];
   readonly clock?: () => Date;
+  /** The per-ref lock shared with the delivery core (see the standing service). */
+  readonly lifecycle?: KeyedQueue;
 }): WorkItemService {
   const { config, store, driver, starter, events, owner } = options;
   const clock = options.clock ?? (() => new Date());
-  const lifecycle = createKeyedQueue();
+  const lifecycle = options.lifecycle ?? createKeyedQueue();
+  const restartHint = (item: WorkItemRef): string =>
+    `comment \`${config.github.keyword} start\` on ${workItemRef(item)}`;
+  const exitedMessage = (item: WorkItemRef, exitStatus: number | undefined): string =>
+    `the session for ${workItemRef(item)} ${describeExit(exitStatus)} — ${restartHint(item)}`;
 
   const checkout = (item: WorkItemRef): string => {
     const full = `${item.owner}/${item.repo}`.toLowerCase();
@@ -161,11 +174,11 @@ export function createWorkItemService(options: {
     async list() {
       const listing = await driver.listSessions();
       return (await service.records()).map((record) => {
-        const tmux = paneStateFor(listing, workItemTarget(record.item), owner);
+        const tmux = paneInfoFor(listing, workItemTarget(record.item), owner);
         return {
           ref: record.ref,
-          status: record.status === 'running' && tmux === 'live' ? 'running' : 'stopped',
-          tmux,
+          ...shownStatus(record, tmux),
+          tmux: tmux.state,
           instance: record.instance,
           startedBy: record.startedBy,
           startedAt: record.startedAt,
@@ -186,6 +199,9 @@ export function createWorkItemService(options: {
       const item = parseWorkItemRef(ref);
       if (!item) throw new LoopError('invalid_ref', `\`${ref}\` is not a work-item ref`);
       const record = await store.read(workItemSlug(item));
+      if (record?.status === 'exited') {
+        throw new LoopError('session_exited', exitedMessage(item, record.exitStatus));
+      }
       if (record?.status !== 'running') {
         throw new LoopError(
           'session_not_running',
@@ -200,7 +216,46 @@ export function createWorkItemService(options: {
         agent: harness?.agent ?? false,
         confirms: harness?.kind === 'claude',
         notRunning: `the session for ${workItemRef(item)} is not running — comment \`${config.github.keyword} start\` on it`,
+        exited: (exitStatus) => exitedMessage(item, exitStatus),
       };
+    },
+
+    async noticeExits(listing) {
+      const running = (await service.records()).filter((record) => record.status === 'running');
+      await Promise.all(
+        running.map(async (record) => {
+          const info = paneInfoFor(listing, workItemTarget(record.item), owner);
+          if (info.state === 'dead') await service.markExited(record.ref, info.deadStatus);
+        }),
+      );
+    },
+
+    async markExited(ref, exitStatus) {
+      const item = parseWorkItemRef(ref);
+      if (!item) return;
+      const slug = workItemSlug(item);
+      const target = workItemTarget(item);
+      const exited = await lifecycle.run(ref, async () => {
+        const record = await store.read(slug);
+        if (record?.status !== 'running') return false;
+        const info = await driver.probe(target);
+        if (info.state !== 'dead' || info.owner !== owner) return false;
+        const status = info.deadStatus ?? exitStatus;
+        const { sessionToken: _revoked, ...kept } = record;
+        await store.write(slug, {
+          ...kept,
+          status: 'exited',
+          ...(status === undefined ? {} : { exitStatus: status }),
+          exitedAt: clock().toISOString(),
+        });
+        options.readiness.forget(target);
+        options.tokens.revoke(ref);
+        events.record('session.exited', { ref, exitStatus: status });
+        return { status };
+      });
+      if (!exited) return;
+      const message = exitedMessage(item, exited.status);
+      for (const listener of options.listeners ?? []) listener.workItemExited?.(ref, message);
     },
 
     async refForToken(token) {

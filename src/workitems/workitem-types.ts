@@ -1,4 +1,5 @@
 import type { WorkItemRef } from '../refs.js';
+import type { SessionStatus } from '../sessions/session-status.js';
 import type { PaneState } from '../tmux/tmux-driver.js';
 
 /** `<root>/workitems/<slug>.json`: one work item's session, started by this instance. */
@@ -8,7 +9,10 @@ export interface WorkItemRecord {
   readonly item: WorkItemRef;
   /** The instance that recorded the start (its name, "" when unnamed). */
   readonly instance: string;
-  readonly status: 'running' | 'stopped';
+  readonly status: SessionStatus;
+  /** Set when the harness ended by itself (status `exited`). */
+  readonly exitStatus?: number;
+  readonly exitedAt?: string;
   readonly harness: string;
   readonly cwd: string;
   readonly startedBy: string;
@@ -20,7 +24,8 @@ export interface WorkItemRecord {
 
 export interface WorkItemView {
   readonly ref: string;
-  readonly status: 'running' | 'stopped';
+  readonly status: SessionStatus;
+  readonly exitStatus?: number;
   readonly tmux: PaneState;
   readonly instance: string;
   readonly startedBy: string;
@@ -43,7 +48,10 @@ export function isWorkItemRecord(value: unknown): value is WorkItemRecord {
     typeof item['host'] === 'string' &&
     typeof item['number'] === 'number' &&
     typeof record['instance'] === 'string' &&
-    (record['status'] === 'running' || record['status'] === 'stopped') &&
+    (record['status'] === 'running' ||
+      record['status'] === 'stopped' ||
+      record['status'] === 'exited') &&
+    (record['exitStatus'] === undefined || Number.isInteger(record['exitStatus'])) &&
     typeof record['harness'] === 'string' &&
     typeof record['cwd'] === 'string' &&
     typeof record['startedBy'] === 'string' &&

@@ -2,7 +2,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readEvents } from '../../src/state/read-events.js';
-import { agentPrompts } from '../helpers/agent-prompts.js';
+import { agentPrompts, untagged } from '../helpers/agent-prompts.js';
 import { eventually } from '../helpers/eventually.js';
 import { freePort } from '../helpers/free-port.js';
 import { createServeFixture, type ServeFixture } from '../helpers/run-serve.js';
@@ -25,7 +25,8 @@ interface Instance {
   readonly url: string;
 }
 
-const prompts = (fixture: ServeFixture): Promise<string[]> => agentPrompts(fixture.agentHome);
+const prompts = async (fixture: ServeFixture): Promise<string[]> =>
+  (await agentPrompts(fixture.agentHome)).map(untagged);
 
 describe('GitHub and instances end to end: signed deliveries to two instances', () => {
   let example: Payload;

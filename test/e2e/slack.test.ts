@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { agentPrompts } from '../helpers/agent-prompts.js';
+import { agentPrompts, untagged } from '../helpers/agent-prompts.js';
 import { eventually } from '../helpers/eventually.js';
 import { freePort } from '../helpers/free-port.js';
 import { binPath, createServeFixture, type ServeFixture } from '../helpers/run-serve.js';
@@ -12,9 +12,9 @@ const eve = 'U0EVE';
 
 async function prompts(fixture: ServeFixture): Promise<string[]> {
   // The boot prompt is the-loop's own; these tests look at what people sent.
-  return (await agentPrompts(fixture.agentHome)).filter(
-    (prompt) => !prompt.startsWith('[the-loop]'),
-  );
+  return (await agentPrompts(fixture.agentHome))
+    .map(untagged)
+    .filter((prompt) => !prompt.startsWith('[the-loop]'));
 }
 
 describe('Slack end to end: the real Bolt app against the fake Slack', () => {

@@ -1,9 +1,10 @@
+import { untagged } from '../helpers/agent-prompts.js';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readEvents } from '../../src/state/read-events.js';
 import { eventually } from '../helpers/eventually.js';
-import { createServeFixture, type ServeFixture } from '../helpers/run-serve.js';
+import { createServeFixture, waitForTurns, type ServeFixture } from '../helpers/run-serve.js';
 
 interface PromptLine {
   prompt: string;
@@ -22,8 +23,11 @@ async function jsonLines<T>(file: string): Promise<T[]> {
     .map((line) => JSON.parse(line) as T);
 }
 
-const prompts = (fixture: ServeFixture) =>
-  jsonLines<PromptLine>(path.join(fixture.agentHome, 'prompts.jsonl'));
+const prompts = async (fixture: ServeFixture) =>
+  (await jsonLines<PromptLine>(path.join(fixture.agentHome, 'prompts.jsonl'))).map((line) => ({
+    ...line,
+    prompt: untagged(line.prompt),
+  }));
 const starts = (fixture: ServeFixture) =>
   jsonLines<ArgvLine>(path.join(fixture.agentHome, 'argv.jsonl'));
 const userPrompts = async (fixture: ServeFixture) =>
@@ -49,6 +53,8 @@ describe('standing sessions end to end: bin/the-loop against a running serve', (
       '--json',
     ]);
     expect(created.exitCode, created.stderr).toBe(0);
+    // A message typed while the boot prompt's turn runs is `queued`; this one is meant for an idle agent.
+    await waitForTurns(fixture, 'standing:sup', 1);
 
     const said = await fixture.cli(['standing', 'say', 'sup', 'hello from the test'], {
       env: { USER: 'ana' },
@@ -378,7 +384,8 @@ describe('standing sessions end to end: bin/the-loop against a running serve', (
       fixture = await claudeLike({});
       await fixture.start();
       expect((await fixture.cli(['standing', 'create', 'sup'])).exitCode).toBe(0);
-      for (const text of ['first', 'second']) {
+      for (const [turn, text] of ['first', 'second'].entries()) {
+        await waitForTurns(fixture, 'standing:sup', turn + 1);
         const said = await fixture.cli(['standing', 'say', 'sup', text], { env: { USER: 'ana' } });
         expect(said.exitCode, said.stderr).toBe(0);
         expect(said.stdout).toMatch(/delivered/);
@@ -395,6 +402,7 @@ describe('standing sessions end to end: bin/the-loop against a running serve', (
       fixture = await claudeLike({ submitDelayMs: 0 }, 1_000);
       await fixture.start();
       expect((await fixture.cli(['standing', 'create', 'sup'])).exitCode).toBe(0);
+      await waitForTurns(fixture, 'standing:sup', 1);
       const said = await fixture.cli(['standing', 'say', 'sup', 'late but whole'], {
         env: { USER: 'ana' },
       });

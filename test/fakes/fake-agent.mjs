@@ -163,6 +163,7 @@ function interrupt(key) {
   recordEvent('interrupt', { key, turnActive });
 }
 
+let pasteCount = 0;
 const reader = createInputReader({
   pasteSettleMs: Number(process.env.FAKE_AGENT_PASTE_SETTLE_MS ?? 0) || 0,
 });
@@ -171,8 +172,12 @@ function apply(effects) {
   for (const effect of effects) {
     if (effect.type === 'typed') stdout.write(effect.text.replace(/\n/g, '\r\n'));
     else if (effect.type === 'erase') stdout.write('\b \b');
-    else if (effect.type === 'pasted') stdout.write(`[Pasted text, ${effect.length} chars]`);
-    else if (effect.type === 'submit') submit(effect.text);
+    // Claude Code shows a paste as a placeholder in its input box; the-loop looks for it there
+    // before it presses Enter a second time.
+    else if (effect.type === 'pasted') {
+      pasteCount += 1;
+      stdout.write(`[Pasted text #${pasteCount} ${effect.length} chars]`);
+    } else if (effect.type === 'submit') submit(effect.text);
     else if (effect.type === 'absorbed-enter') {
       stdout.write('\r\n');
       recordEvent('enter_absorbed');

@@ -9,3 +9,8 @@ export async function agentPrompts(agentHome: string): Promise<string[]> {
     .filter((line) => line !== '')
     .map((line) => (JSON.parse(line) as { prompt: string }).prompt);
 }
+
+/** A prompt with its header's delivery tag taken out (`[cli · ana · 02be]` → `[cli · ana]`). */
+export function untagged(prompt: string): string {
+  return prompt.replace(/^(\[[^\]\n]*?) · [0-9a-f]{4}\]/gm, '$1]');
+}

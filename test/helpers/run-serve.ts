@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { execa, type ResultPromise } from 'execa';
@@ -132,4 +132,31 @@ export async function createServeFixture(
     },
   };
   return fixture;
+}
+
+/**
+ * Resolves once the session's agent has finished `turns` turns (its boot prompt is one) and is
+ * idle, as the event log's `agent.state` lines say: a message typed into a running turn is only
+ * `queued`, and these tests mean to talk to an idle agent.
+ */
+export async function waitForTurns(
+  fixture: ServeFixture,
+  ref: string,
+  turns: number,
+): Promise<void> {
+  await eventually(
+    async () => {
+      const text = await readFile(path.join(fixture.stateRoot, 'events.jsonl'), 'utf8').catch(
+        () => '',
+      );
+      const changes = text
+        .split('\n')
+        .filter((line) => line.includes('"agent.state"'))
+        .map((line) => JSON.parse(line) as { ref?: string; from?: string; to?: string })
+        .filter((change) => change.ref === ref);
+      const ended = changes.filter((change) => change.from === 'busy' && change.to === 'idle');
+      return ended.length >= turns && changes.at(-1)?.to === 'idle';
+    },
+    { timeoutMs: 20_000, what: `${ref} to finish ${turns} turn(s)` },
+  );
 }

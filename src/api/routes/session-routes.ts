@@ -1,5 +1,5 @@
 import type { ConfirmationTracker } from '../../delivery/confirmation-tracker.js';
-import type { ReadinessTracker } from '../../delivery/readiness-tracker.js';
+import type { AgentStates } from '../../delivery/agent-states.js';
 import { LoopError } from '../../errors.js';
 import { readLastAssistantMessage } from '../../harness/read-last-assistant-message.js';
 import type { ReplyRouter } from '../../replies/reply-router.js';
@@ -32,7 +32,7 @@ export type PermissionHook = (
  */
 export function sessionRoutes(options: {
   readonly directory: SessionDirectory;
-  readonly readiness: ReadinessTracker;
+  readonly readiness: AgentStates;
   readonly confirmations: ConfirmationTracker;
   readonly replies: ReplyRouter;
   /** Without it a PermissionRequest gets no decision, and Claude Code asks in the terminal. */
@@ -68,14 +68,16 @@ export function sessionRoutes(options: {
     ) => Promise<unknown>
   > = {
     SessionStart: async (session) => {
-      readiness.ready(session.tmuxName);
+      readiness.signal(session.tmuxName, 'ready', session.ref);
       return { accepted: true };
     },
     UserPromptSubmit: async (session, payload) => {
       const prompt = typeof payload['prompt'] === 'string' ? payload['prompt'] : '';
-      return { accepted: true, confirmed: confirmations.report(session.tmuxName, prompt) };
+      readiness.signal(session.tmuxName, 'prompt', session.ref);
+      return { accepted: true, confirmed: confirmations.report(session.tmuxName, prompt) > 0 };
     },
     Stop: async (session, payload) => {
+      readiness.signal(session.tmuxName, 'stop', session.ref);
       const text =
         typeof payload['last_assistant_message'] === 'string' &&
         payload['last_assistant_message'].trim()

@@ -67,13 +67,20 @@ export function standingRoutes(standing: StandingService): Route[] {
       path: '/api/v1/standing-sessions/{name}/say',
       operationId: 'sayToStandingSession',
       auth: 'operator',
-      handler: async ({ params, body }) => {
+      handler: async ({ params, body, signal }) => {
         const input = objectBody(body);
+        const unknown = Object.keys(input).filter((key) => key !== 'text' && key !== 'actor');
+        if (unknown.length) {
+          throw new LoopError(
+            'bad_request',
+            `unknown field ${unknown.map((key) => `\`${key}\``).join(', ')}; send {"text": "...", "actor": "..."}`,
+          );
+        }
         const text = input['text'];
         if (typeof text !== 'string') throw new LoopError('bad_request', 'send {"text": "..."}');
         const actor =
           typeof input['actor'] === 'string' && input['actor'] ? input['actor'] : 'operator';
-        return { status: 200, body: await standing.say(name(params), text, actor) };
+        return { status: 200, body: await standing.say(name(params), text, actor, { signal }) };
       },
     },
   ];

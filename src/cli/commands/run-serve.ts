@@ -1,4 +1,5 @@
 import type { App } from '../../app.js';
+import { chooseLogFormat } from '../../log/choose-log-format.js';
 import { createLogger, type Logger } from '../../log/create-logger.js';
 import { printable } from '../../refs.js';
 import type { CliIo } from '../cli-io.js';
@@ -11,9 +12,9 @@ const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
 const signalExitCodes = { SIGINT: 130, SIGTERM: 143 } as const;
 
 /**
- * `the-loop serve`: logs JSON on stdout, tells people on stderr. Stops serving on SIGINT or
- * SIGTERM and leaves the sessions running (agents keep working across a restart of the bot); a
- * second signal while stopping ends the process at once.
+ * `the-loop serve`: logs on stdout (JSON lines, or readable ones on a terminal), tells people on
+ * stderr. Stops serving on SIGINT or SIGTERM and leaves the sessions running (agents keep working
+ * across a restart of the bot); a second signal while stopping ends the process at once.
  */
 export const runServe: CommandHandler = async (context) => {
   const { io } = context;
@@ -24,8 +25,13 @@ export const runServe: CommandHandler = async (context) => {
     );
     return 2;
   }
+  const logFormat = chooseLogFormat(io.env['THE_LOOP_LOG_FORMAT'], isTerminal(io.stdout));
+  if (logFormat.format === undefined) {
+    io.stderr.write(`error: ${logFormat.problem}\n`);
+    return 2;
+  }
   const config = await context.loadConfig();
-  const logger = createLogger({ level, destination: io.stdout });
+  const logger = createLogger({ level, destination: io.stdout, format: logFormat.format });
   // Loaded here, not at the top: the other commands (above all `hook`, which has about a second)
   // should not pay for loading Bolt, Octokit and the rest of serve.
   const { createApp } = await import('../../app.js');
@@ -49,6 +55,10 @@ export const runServe: CommandHandler = async (context) => {
   (io.exit ?? ((code: number) => process.exit(code)))(0);
   return 0;
 };
+
+function isTerminal(stream: object): boolean {
+  return (stream as { isTTY?: boolean }).isTTY === true;
+}
 
 async function startOrRelease(app: App, logger: Logger): Promise<void> {
   try {

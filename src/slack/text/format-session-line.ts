@@ -17,7 +17,8 @@ export function formatSessionLine(view: StandingView): string {
 export function formatStatusReply(view: StandingView): string {
   const about = view.description ? ` — ${escapeMrkdwn(view.description.replace(/\s+/g, ' '))}` : '';
   const lines = [
-    `*${escapeMrkdwn(view.name)}* is ${view.status}${about}`,
+    `*${escapeMrkdwn(view.name)}* is ${view.status}${view.exitStatus === undefined ? '' : ` (status ${view.exitStatus})`}${about}`,
+    ...(view.agentState && view.agentState !== 'exited' ? [`• agent: ${view.agentState}`] : []),
     `• tmux: ${tmuxState(view)}`,
     `• harness: ${code(view.harness)} (${view.source})`,
     `• folder: ${code(view.cwd)}`,

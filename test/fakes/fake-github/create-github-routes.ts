@@ -150,6 +150,20 @@ export function createGithubRoutes(
     { method: 'GET', pattern: at('/user'), handle: () => ok(render.bot()) },
     {
       method: 'GET',
+      pattern: at(repo),
+      handle: ([owner = '', name = '']) =>
+        store.hasRepo(owner, name)
+          ? ok({
+              name,
+              full_name: `${owner}/${name}`,
+              owner: { login: owner },
+              private: false,
+              permissions: { admin: false, maintain: false, push: true, triage: true, pull: true },
+            })
+          : notFound,
+    },
+    {
+      method: 'GET',
       pattern: at('/rate_limit'),
       handle: () => {
         const core = rate.snapshot();

@@ -78,7 +78,12 @@ function answerApi(
   }
   const response = reply(deps, method, token, parsed);
   deps.calls.add({ method, args, token, at, response });
-  return sendJson(res, 200, response);
+  const { scopes } = deps.identity;
+  const granted =
+    scopes !== undefined && token === deps.identity.botToken
+      ? { 'x-oauth-scopes': scopes.join(',') }
+      : {};
+  return sendJson(res, 200, response, granted);
 }
 
 function reply(

@@ -10,6 +10,8 @@ export interface FakeSlackIdentity {
   /** The deprecated verification token Slack still puts in every payload. */
   readonly verificationToken: string;
   readonly users: Readonly<Record<string, FakeSlackUser>>;
+  /** Sent as `x-oauth-scopes` on answers to the bot token, as Slack does; none when undefined. */
+  readonly scopes?: readonly string[];
 }
 
 export interface FakeSlackUser {
@@ -23,6 +25,8 @@ export interface FakeSlackOptions {
   readonly botUserId?: string;
   readonly teamId?: string;
   readonly users?: Record<string, FakeSlackUser>;
+  /** The bot token's granted scopes (the `x-oauth-scopes` header); no header when omitted. */
+  readonly scopes?: readonly string[];
   /** The clock for `at`, `sentAt`, `ackedAt` and `event_time`; Date.now by default. */
   readonly now?: () => number;
 }
@@ -38,5 +42,6 @@ export function fakeSlackIdentity(options: FakeSlackOptions): FakeSlackIdentity 
     apiAppId: 'A0FAKE',
     verificationToken: 'fake-verification-token',
     users: options.users ?? {},
+    ...(options.scopes === undefined ? {} : { scopes: options.scopes }),
   };
 }

@@ -1,3 +1,4 @@
+import { untagged } from '../../helpers/agent-prompts.js';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ServeFixture } from '../../helpers/run-serve.js';
@@ -27,7 +28,9 @@ async function jsonLines<T>(file: string): Promise<T[]> {
 export const agentRecords = {
   async prompts(fixture: ServeFixture): Promise<string[]> {
     const lines = await jsonLines<PromptLine>(path.join(fixture.agentHome, 'prompts.jsonl'));
-    return lines.map((line) => line.prompt).filter((prompt) => !prompt.startsWith('[the-loop]'));
+    return lines
+      .map((line) => untagged(line.prompt))
+      .filter((prompt) => !prompt.startsWith('[the-loop]'));
   },
   /** The text of each user prompt without its one-line origin header. */
   async bodies(fixture: ServeFixture): Promise<string[]> {

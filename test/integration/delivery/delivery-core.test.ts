@@ -6,7 +6,7 @@ import {
   type DeliveryCore,
   type DeliveryTarget,
 } from '../../../src/delivery/create-delivery-core.js';
-import { createReadinessTracker } from '../../../src/delivery/readiness-tracker.js';
+import { createAgentStates as createReadinessTracker } from '../../../src/delivery/agent-states.js';
 import { LoopError } from '../../../src/errors.js';
 import { silentLogger } from '../../../src/log/create-logger.js';
 import { createTmuxDriver } from '../../../src/tmux/create-tmux-driver.js';
@@ -14,6 +14,7 @@ import type { TmuxDriver } from '../../../src/tmux/tmux-driver.js';
 import { eventually } from '../../helpers/eventually.js';
 import { createPrivateTmux, type PrivateTmux } from '../../helpers/private-tmux.js';
 import { spawnFakeAgent, type FakeAgentSession } from '../../helpers/spawn-fake-agent.js';
+import { untagged } from '../../helpers/agent-prompts.js';
 
 const owner = 'owner-delivery';
 const cli = { surface: 'cli', actor: 'ana' } as const;
@@ -39,7 +40,7 @@ describe('delivery core with real tmux and the fake agent', () => {
         if (!target) throw new LoopError('session_unknown', `no session ${ref}`);
         return target;
       },
-      readiness: createReadinessTracker(),
+      states: createReadinessTracker(),
       confirmations: createConfirmationTracker(),
       events: { record: (event, fields = {}) => events.push({ event, fields }) },
       logger: silentLogger(),
@@ -59,6 +60,7 @@ describe('delivery core with real tmux and the fake agent', () => {
       agent,
       confirms: false,
       notRunning: 'not running',
+      exited: () => 'exited',
     });
     return session;
   };
@@ -74,7 +76,7 @@ describe('delivery core with real tmux and the fake agent', () => {
     const prompts = await eventually(async () =>
       (await agent.prompts()).length ? agent.prompts() : undefined,
     );
-    expect(prompts.map((entry) => entry.prompt)).toEqual([`[cli · ana]\n\n${text}`]);
+    expect(prompts.map((entry) => untagged(entry.prompt))).toEqual([`[cli · ana]\n\n${text}`]);
   });
 
   it('tells the origin the message is submitted before it reports the outcome', async () => {
@@ -168,6 +170,7 @@ describe('delivery core with real tmux and the fake agent', () => {
       agent: false,
       confirms: false,
       notRunning: 'not running',
+      exited: () => 'exited',
     });
     await expect(
       core.deliver({ ref: 'standing:squat', text: 'not for you', origin: cli }),
@@ -211,8 +214,9 @@ describe('delivery core with real tmux and the fake agent', () => {
         agent: false,
         confirms: false,
         notRunning: 'not running',
+        exited: () => 'exited',
       }),
-      readiness,
+      states: readiness,
       confirmations: createConfirmationTracker(),
       events: { record: () => undefined },
       logger: silentLogger(),

@@ -79,6 +79,12 @@ export function recordingWorkItems(options: { instance: string; running?: WorkIt
     async refForToken() {
       return undefined;
     },
+    async noticeExits() {
+      return undefined;
+    },
+    async markExited() {
+      return undefined;
+    },
   };
   return {
     service,

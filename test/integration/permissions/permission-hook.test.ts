@@ -8,7 +8,7 @@ import { createControlServer, type ControlServer } from '../../../src/api/create
 import { permissionRoutes } from '../../../src/api/routes/permission-routes.js';
 import { sessionRoutes } from '../../../src/api/routes/session-routes.js';
 import { createConfirmationTracker } from '../../../src/delivery/confirmation-tracker.js';
-import { createReadinessTracker } from '../../../src/delivery/readiness-tracker.js';
+import { createAgentStates } from '../../../src/delivery/agent-states.js';
 import { createPermissionHook } from '../../../src/permissions/create-permission-hook.js';
 import {
   createPermissionRegistry,
@@ -65,7 +65,7 @@ describe('the PermissionRequest hook', () => {
             sessionForToken: async (given) =>
               given === token ? { ref, tmuxName: 'loop-standing-sup' } : undefined,
           },
-          readiness: createReadinessTracker(),
+          readiness: createAgentStates(),
           confirmations: createConfirmationTracker(),
           replies: {
             post: async (_ref, text) => {

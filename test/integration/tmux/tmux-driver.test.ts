@@ -185,6 +185,25 @@ describe.each(runners)('tmux driver on a private server, through $label', ({ con
     expect((await driver.probe('d')).state).toBe('absent');
   });
 
+  it('never types into a dead pane (tmux 3.3 would crash its server): refused as exited', async () => {
+    await spawnCat('keep');
+    await driver.spawn({ name: 'd', cwd: '/tmp', argv: ['sh', '-c', 'exit 4'], env: {}, owner });
+    await eventually(async () => (await driver.probe('d')).state === 'dead');
+    for (const act of [
+      () => driver.paste('d', owner, 'echo hi'),
+      () => driver.sendKeys('d', owner, ['Enter']),
+    ]) {
+      const failure: unknown = await act().then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(isLoopError(failure) && failure.code).toBe('session_exited');
+      expect(isLoopError(failure) && failure.details['exitStatus']).toBe(4);
+    }
+    expect((await driver.probe('keep')).state).toBe('live');
+    expect((await driver.probe('d')).state).toBe('dead');
+  });
+
   it('refuses a second session with the same name', async () => {
     await spawnCat('dup');
     await expect(spawnCat('dup')).rejects.toMatchObject({ code: 'conflict' });

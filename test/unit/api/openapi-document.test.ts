@@ -47,6 +47,7 @@ const session = {
   cwd: '/home/ana/repo',
   autoStart: true,
   status: 'running',
+  agentState: 'idle',
   tmux: 'live',
   conversationId: '0b1c2d3e-0000-4000-8000-000000000000',
   createdAt: '2025-01-01T00:00:00.000Z',

@@ -30,6 +30,8 @@ describe('the command table', () => {
         'workitem list',
         'workitem start',
         'workitem stop',
+        'doctor',
+        'init',
         'permissions',
       ].sort(),
     );

@@ -10,6 +10,7 @@ describe('formatStandingList', () => {
         name: 'helper',
         source: 'created',
         status: 'stopped',
+        agentState: null,
         tmux: 'absent',
         autoStart: false,
         harness: 'claude',
@@ -17,9 +18,9 @@ describe('formatStandingList', () => {
       }),
     ]);
     expect(text.split('\n')).toEqual([
-      'NAME    SOURCE    STATUS   TMUX    HARNESS  AUTO  CWD',
-      'demo    declared  running  live    shell    yes   /work/repo',
-      'helper  created   stopped  absent  claude   no    /tmp',
+      'NAME    SOURCE    STATUS   STATE  TMUX    HARNESS  AUTO  CWD',
+      'demo    declared  running  idle   live    shell    yes   /work/repo',
+      'helper  created   stopped  -      absent  claude   no    /tmp',
     ]);
   });
 

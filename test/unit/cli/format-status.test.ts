@@ -20,7 +20,7 @@ describe('formatStatus', () => {
     const lines = formatStatus(report()).split('\n');
     expect(lines[0]).toBe('instance: (unnamed) · scope open');
     expect(lines).toContain('  control  ok   /s/control.sock');
-    expect(lines).toContain('  NAME  SOURCE    STATUS   TMUX  HARNESS  AUTO  CWD');
+    expect(lines).toContain('  NAME  SOURCE    STATUS   STATE  TMUX  HARNESS  AUTO  CWD');
     expect(lines.at(-1)).toBe('ok');
     expect(lines).not.toContain('problems:');
   });

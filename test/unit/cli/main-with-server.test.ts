@@ -154,10 +154,10 @@ describe('main against a control server', () => {
   it('standing list prints the table', async () => {
     const result = await cli(['standing', 'list']);
     expect(result.stdout.split('\n')[0]).toBe(
-      'NAME     SOURCE    STATUS   TMUX    HARNESS  AUTO  CWD',
+      'NAME     SOURCE    STATUS   STATE  TMUX    HARNESS  AUTO  CWD',
     );
     expect(result.stdout).toContain(
-      'crashed  declared  stopped  dead    shell    yes   /work/repo',
+      'crashed  declared  stopped  idle   dead    shell    yes   /work/repo',
     );
   });
 

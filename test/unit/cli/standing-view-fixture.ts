@@ -11,6 +11,7 @@ export function standingView(overrides: Partial<StandingView> = {}): StandingVie
     cwd: '/work/repo',
     autoStart: true,
     status: 'running',
+    agentState: 'idle',
     tmux: 'live',
     createdAt: '2025-01-02T03:04:05.000Z',
     ...overrides,

@@ -67,7 +67,9 @@ describe('resolveDefinitions', () => {
 describe('toStandingView', () => {
   it('is running only when the record says so and tmux agrees, and never shows the token', () => {
     const running = record('a', { sessionToken: 'secret', conversationId: 'c1' });
-    expect(toStandingView(running.definition, 'created', running, 'live', 'C1')).toMatchObject({
+    expect(
+      toStandingView(running.definition, 'created', running, { state: 'live' }, 'C1'),
+    ).toMatchObject({
       name: 'a',
       ref: 'standing:a',
       status: 'running',
@@ -75,19 +77,21 @@ describe('toStandingView', () => {
       conversationId: 'c1',
       slack: { channel: 'C1' },
     });
-    expect(toStandingView(running.definition, 'created', running, 'absent', '').status).toBe(
-      'stopped',
-    );
     expect(
-      JSON.stringify(toStandingView(running.definition, 'created', running, 'live', '')),
+      toStandingView(running.definition, 'created', running, { state: 'absent' }, '').status,
+    ).toBe('stopped');
+    expect(
+      JSON.stringify(toStandingView(running.definition, 'created', running, { state: 'live' }, '')),
     ).not.toContain('secret');
   });
 
   it('shows no Slack channel for slack: false or when none is configured', () => {
     const quiet = definition('q', { slack: false });
-    expect(toStandingView(quiet, 'declared', undefined, 'absent', 'C1').slack).toBeUndefined();
     expect(
-      toStandingView(definition('q'), 'declared', undefined, 'absent', '').slack,
+      toStandingView(quiet, 'declared', undefined, { state: 'absent' }, 'C1').slack,
+    ).toBeUndefined();
+    expect(
+      toStandingView(definition('q'), 'declared', undefined, { state: 'absent' }, '').slack,
     ).toBeUndefined();
   });
 });

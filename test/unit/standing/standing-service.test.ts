@@ -6,7 +6,7 @@ import { resolveConfig } from '../../../src/config/load-config.js';
 import type { Config } from '../../../src/config/types.js';
 import { createConfirmationTracker } from '../../../src/delivery/confirmation-tracker.js';
 import { createDeliveryCore } from '../../../src/delivery/create-delivery-core.js';
-import { createReadinessTracker } from '../../../src/delivery/readiness-tracker.js';
+import { createAgentStates as createReadinessTracker } from '../../../src/delivery/agent-states.js';
 import { LoopError } from '../../../src/errors.js';
 import { createCommandAdapter } from '../../../src/harness/command-adapter.js';
 import { createSessionLauncher } from '../../../src/harness/create-session-launcher.js';
@@ -60,7 +60,7 @@ describe('standing service verbs over a fake tmux driver', () => {
     const delivery = createDeliveryCore({
       driver,
       resolve: createStandingTargets({ config, store, owner: 'me' }),
-      readiness,
+      states: readiness,
       confirmations: createConfirmationTracker(),
       events,
       logger: silentLogger(),

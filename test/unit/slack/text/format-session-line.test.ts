@@ -14,6 +14,7 @@ const view = (extra: Partial<StandingView> = {}): StandingView => ({
   cwd: '/work/repo',
   autoStart: true,
   status: 'running',
+  agentState: 'idle',
   tmux: 'live',
   ...extra,
 });
@@ -59,6 +60,7 @@ describe('formatStatusReply', () => {
     expect(reply).toBe(
       [
         '*sup* is running — watches the work',
+        '• agent: idle',
         '• tmux: pane live',
         '• harness: `claude` (declared)',
         '• folder: `/work/repo`',

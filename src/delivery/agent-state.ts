@@ -1,0 +1,65 @@
+/**
+ * The state an agent is in (DESIGN §13), learnt from its hooks first and the screen only where no
+ * hook tells. Delivery follows from it: typed into `idle` (confirmed by tag) and `busy` (queued),
+ * held while `starting`, `blocked` or `waiting`, refused when `exited`.
+ */
+export type AgentState = 'starting' | 'blocked' | 'idle' | 'busy' | 'waiting' | 'exited';
+
+export type AgentSignal =
+  /** the-loop spawned the harness. */
+  | 'spawned'
+  /** SessionStart, or a command harness's ready pattern. */
+  | 'ready'
+  /** A dialog before the prompt (trust this folder, custom API key, login). */
+  | 'dialog'
+  /** UserPromptSubmit: a turn runs. */
+  | 'prompt'
+  /** Stop: the turn ended. */
+  | 'stop'
+  /** PermissionRequest, or a `permission_prompt` notice. */
+  | 'permission'
+  /** The permission question is gone (decided, answered in the terminal, no longer on screen). */
+  | 'permission-ended'
+  /** The pane died. */
+  | 'exit';
+
+/** The next state; a pure table, so every transition has a row in a test. */
+export function nextAgentState(state: AgentState, signal: AgentSignal): AgentState {
+  if (signal === 'spawned') return 'starting';
+  if (signal === 'exit') return 'exited';
+  if (state === 'exited') return state;
+  switch (signal) {
+    case 'ready':
+      // A late SessionStart (a resume) never ends a turn or a question that is already running.
+      return state === 'starting' || state === 'blocked' ? 'idle' : state;
+    case 'dialog':
+      return state === 'starting' ? 'blocked' : state;
+    case 'prompt':
+      return 'busy';
+    case 'stop':
+      return 'idle';
+    case 'permission':
+      return state === 'starting' || state === 'blocked' ? state : 'waiting';
+    case 'permission-ended':
+      return state === 'waiting' ? 'busy' : state;
+  }
+}
+
+/** Whether the delivery core may type into an agent in this state (§13 table). */
+export function typeable(state: AgentState): boolean {
+  return state === 'idle' || state === 'busy';
+}
+
+/** Why a delivery waits (`delivery.held` reason), or undefined when it need not. */
+export function heldReason(state: AgentState): 'starting' | 'dialog' | 'permission' | undefined {
+  switch (state) {
+    case 'starting':
+      return 'starting';
+    case 'blocked':
+      return 'dialog';
+    case 'waiting':
+      return 'permission';
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,149 @@
+import { LoopError } from '../errors.js';
+import {
+  heldReason,
+  nextAgentState,
+  typeable,
+  type AgentSignal,
+  type AgentState,
+} from './agent-state.js';
+import type { ReadinessTracker } from './readiness-tracker.js';
+
+export interface AgentStateChange {
+  readonly target: string;
+  readonly ref?: string;
+  readonly from: AgentState | undefined;
+  readonly to: AgentState;
+}
+
+/**
+ * Every session's agent state, by tmux target. A session this process never saw spawn — one that
+ * was already running when `serve` started — counts as idle until a hook says otherwise.
+ */
+export interface AgentStates extends ReadinessTracker {
+  /** The state, or undefined for a session nothing is known of (treated as idle). */
+  state(target: string): AgentState | undefined;
+  signal(target: string, signal: AgentSignal, ref?: string): void;
+  /** Resolves at the target's next state change. */
+  changed(target: string): Promise<void>;
+  /** Waits until the agent may be typed into; `onHeld` hears once why it waits, if it does. */
+  waitUntilTypeable(
+    target: string,
+    options: {
+      readonly startingTimeoutMs: number;
+      readonly onHeld?: (reason: 'starting' | 'dialog' | 'permission') => void;
+      readonly signal?: AbortSignal;
+    },
+  ): Promise<void>;
+}
+
+export function createAgentStates(
+  options: { readonly onChange?: (change: AgentStateChange) => void } = {},
+): AgentStates {
+  const states = new Map<string, AgentState>();
+  const refs = new Map<string, string>();
+  const waiters = new Map<string, Set<() => void>>();
+
+  const wake = (target: string): void => {
+    const set = waiters.get(target);
+    waiters.delete(target);
+    for (const resolve of set ?? []) resolve();
+  };
+
+  const changed = (target: string): Promise<void> =>
+    new Promise((resolve) => {
+      const set = waiters.get(target) ?? new Set();
+      set.add(resolve);
+      waiters.set(target, set);
+    });
+
+  const signal = (target: string, what: AgentSignal, ref?: string): void => {
+    if (ref) refs.set(target, ref);
+    const from = states.get(target);
+    const to = nextAgentState(from ?? 'idle', what);
+    if (from === to) return;
+    states.set(target, to);
+    const known = refs.get(target);
+    options.onChange?.({ target, ...(known ? { ref: known } : {}), from, to });
+    wake(target);
+  };
+
+  const current = (target: string): AgentState => states.get(target) ?? 'idle';
+
+  const agentStates: AgentStates = {
+    state: (target) => states.get(target),
+    signal,
+    changed,
+    spawned: (target) => signal(target, 'spawned'),
+    ready: (target) => signal(target, 'ready'),
+    forget(target) {
+      states.delete(target);
+      refs.delete(target);
+      wake(target);
+    },
+    isReady: (target) => {
+      const state = current(target);
+      return state !== 'starting' && state !== 'blocked';
+    },
+    async waitUntilReady(target, timeoutMs) {
+      await agentStates.waitUntilTypeable(target, { startingTimeoutMs: timeoutMs });
+    },
+    async waitUntilTypeable(target, wait) {
+      const deadline = Date.now() + wait.startingTimeoutMs;
+      let told = false;
+      for (;;) {
+        const state = current(target);
+        if (typeable(state) || state === 'exited') return;
+        if (wait.signal?.aborted) throw cancelled();
+        const reason = heldReason(state);
+        if (reason && !told) {
+          told = true;
+          wait.onHeld?.(reason);
+        }
+        // Only a start-up has a deadline: a dialog or a question waits for a person.
+        const left = state === 'starting' ? deadline - Date.now() : Infinity;
+        if (left <= 0) throw notReady(target, wait.startingTimeoutMs);
+        await race(changed(target), left, wait.signal);
+      }
+    },
+  };
+  return agentStates;
+}
+
+async function race(
+  change: Promise<void>,
+  ms: number,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  try {
+    await Promise.race([
+      change,
+      new Promise<void>((resolve) => {
+        if (Number.isFinite(ms)) timer = setTimeout(resolve, ms);
+        if (signal) {
+          onAbort = resolve;
+          signal.addEventListener('abort', onAbort, { once: true });
+        }
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+    if (onAbort) signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+function notReady(target: string, timeoutMs: number): LoopError {
+  return new LoopError(
+    'delivery_failed',
+    `session \`${target}\` did not become ready within ${Math.round(timeoutMs / 1000)} s; ` +
+      `look at it with \`tmux attach -r -t '=${target}'\``,
+  );
+}
+
+export function cancelled(): LoopError {
+  return new LoopError(
+    'delivery_cancelled',
+    'the sender stopped waiting before the message was typed; it was not typed',
+  );
+}

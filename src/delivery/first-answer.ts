@@ -1,0 +1,50 @@
+import { randomUUID } from 'node:crypto';
+import { behindEarlier, type DeliveryCore, type DeliveryRequest } from './create-delivery-core.js';
+
+/** What `POST …/say` answers (DESIGN §17). */
+export interface SayAnswer {
+  readonly outcome: 'delivered' | 'unconfirmed' | 'queued' | 'held';
+  readonly deliveryId: string;
+  readonly reason?: string;
+}
+
+/**
+ * Starts a delivery and answers with the first outcome known: the final one, or `queued` /
+ * `held` the moment the message has to wait. A sender is never left waiting on a queue, so it is
+ * never told "failed" about a message that is typed later; `GET /api/v1/deliveries/{id}` gives
+ * the rest of the story. A refusal before anything is known is thrown, as before.
+ */
+export function firstAnswer(
+  core: DeliveryCore,
+  request: Omit<DeliveryRequest, 'deliveryId' | 'onProgress'>,
+  options: { readonly answerWithinMs: number; readonly newId?: () => string },
+): Promise<SayAnswer> {
+  const deliveryId = (options.newId ?? randomUUID)();
+  return new Promise<SayAnswer>((resolve, reject) => {
+    const answer = (value: SayAnswer): void => {
+      clearTimeout(timer);
+      resolve(value);
+    };
+    const timer = setTimeout(
+      () => answer({ outcome: 'queued', deliveryId, reason: 'still waiting its turn' }),
+      options.answerWithinMs,
+    );
+    core
+      .deliver({
+        ...request,
+        deliveryId,
+        onProgress: ({ outcome, reason }) => {
+          // Waiting only for the messages before it ends soon enough to answer with the outcome.
+          if (reason !== behindEarlier) answer({ outcome, deliveryId, reason });
+        },
+      })
+      .then(
+        (result) => answer({ outcome: result.outcome, deliveryId }),
+        (error: unknown) => {
+          clearTimeout(timer);
+          // Once an answer is out, a later failure is the ledger's to tell.
+          reject(error);
+        },
+      );
+  });
+}

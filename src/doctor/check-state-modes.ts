@@ -1,0 +1,35 @@
+import { fail, ok, type DoctorCheck } from './doctor-check.js';
+
+export interface StateEntry {
+  readonly path: string;
+  readonly kind: 'folder' | 'file';
+  /** The permission bits (`stat.mode & 0o777`). */
+  readonly mode: number;
+}
+
+export type StateModeFacts =
+  | { readonly root: string; readonly exists: false }
+  | { readonly root: string; readonly exists: true; readonly entries: readonly StateEntry[] };
+
+const octal = (mode: number) => `0${mode.toString(8)}`;
+
+/**
+ * The state root holds session tokens and people's messages: folders 0700 and files 0600
+ * (DESIGN §3.4). Anything other users may read or enter fails.
+ */
+export function checkStateModes(facts: StateModeFacts): DoctorCheck {
+  if (!facts.exists) {
+    return ok('state', `${facts.root} does not exist yet; serve creates it with mode 0700`);
+  }
+  const open = facts.entries.filter((entry) => (entry.mode & 0o077) !== 0);
+  if (open.length === 0) {
+    return ok('state', `${facts.root}: ${facts.entries.length} entries, none open to other users`);
+  }
+  const first = open[0];
+  const example = first === undefined ? '' : `, e.g. ${first.path} (${octal(first.mode)})`;
+  return fail(
+    'state',
+    `${open.length} of ${facts.entries.length} entries under ${facts.root} are open to other users${example}`,
+    `run \`chmod -R go-rwx ${facts.root}\` (folders must be 0700, files 0600)`,
+  );
+}

@@ -1,0 +1,94 @@
+import { readFile } from 'node:fs/promises';
+import { isConfigError } from '../config/config-error.js';
+import { loadConfig } from '../config/load-config.js';
+import type { Config } from '../config/types.js';
+import { statePaths } from '../state/state-paths.js';
+import { checkConfig } from './check-config.js';
+import { checkControlSocket } from './check-control-socket.js';
+import { checkGithub } from './check-github.js';
+import { checkHarnesses } from './check-harnesses.js';
+import { checkNodeVersion } from './check-node-version.js';
+import { checkSessionCwds } from './check-session-cwds.js';
+import { checkSlack } from './check-slack.js';
+import { checkStateModes } from './check-state-modes.js';
+import { checkTmuxVersion } from './check-tmux-version.js';
+import type { DoctorCheck } from './doctor-check.js';
+import { gatherCwdFacts, gatherHarnessFacts, knownSessions } from './gather-session-facts.js';
+import { gatherGithubFacts, gatherSlackFacts } from './gather-surface-facts.js';
+import { probeControlSocket } from './probe-control-socket.js';
+import { probeTmuxVersion } from './probe-tmux-version.js';
+import type { FetchLike } from './probe-web.js';
+import { readStateModes } from './read-state-modes.js';
+
+export interface DoctorDeps {
+  readonly configFile: string;
+  readonly env: NodeJS.ProcessEnv;
+  readonly cwd: string;
+  readonly version: string;
+  /** Default: the global fetch. */
+  readonly fetch?: FetchLike;
+  /** Default: this process's Node. */
+  readonly nodeVersion?: string;
+}
+
+/**
+ * Gathers the facts (files, PATH, tmux -V, the control socket, Slack, GitHub) and hands each to
+ * its pure check. Needs no serve; changes nothing. Without a usable config only the machine is
+ * checked.
+ */
+export async function runDoctor(deps: DoctorDeps): Promise<DoctorCheck[]> {
+  const [config, machine] = await Promise.all([
+    loadConfig(deps.configFile, { env: deps.env, cwd: deps.cwd }).then(
+      (loaded) => ({ loaded }),
+      (error: unknown) => {
+        if (isConfigError(error)) return { refused: error };
+        throw error;
+      },
+    ),
+    machineChecks(deps),
+  ]);
+  const configLine = checkConfig(config);
+  if (!('loaded' in config)) return [configLine, ...machine];
+  return [configLine, ...machine, ...(await configChecks(config.loaded, deps))];
+}
+
+async function machineChecks(deps: DoctorDeps): Promise<DoctorCheck[]> {
+  const [required, tmux] = await Promise.all([readRequiredNode(), probeTmuxVersion(deps.env)]);
+  return [
+    checkNodeVersion({ version: deps.nodeVersion ?? process.versions.node, required }),
+    checkTmuxVersion(tmux),
+  ];
+}
+
+async function configChecks(config: Config, deps: DoctorDeps): Promise<DoctorCheck[]> {
+  const paths = statePaths(config.state.root);
+  const surfaceDeps = {
+    env: deps.env,
+    userAgent: `the-loop/${deps.version} doctor`,
+    ...(deps.fetch ? { fetch: deps.fetch } : {}),
+  };
+  const sessions = await knownSessions(config);
+  const [harnesses, cwds, modes, socket, slack, github] = await Promise.all([
+    gatherHarnessFacts(config, sessions, deps.env),
+    gatherCwdFacts(sessions),
+    readStateModes(config.state.root),
+    probeControlSocket(paths.controlSocket),
+    gatherSlackFacts(config, surfaceDeps),
+    gatherGithubFacts(config, surfaceDeps),
+  ]);
+  return [
+    ...checkHarnesses(harnesses),
+    ...checkSessionCwds(cwds),
+    checkStateModes(modes),
+    checkControlSocket(socket, deps.version),
+    ...checkSlack(slack),
+    ...checkGithub(github),
+  ];
+}
+
+/** package.json's engines.node, two folders above this file (src/doctor/ or dist/doctor/). */
+async function readRequiredNode(): Promise<string> {
+  const text = await readFile(new URL('../../package.json', import.meta.url), 'utf8');
+  const engines = (JSON.parse(text) as { engines?: { node?: unknown } }).engines;
+  return typeof engines?.node === 'string' ? engines.node : '>=20.19';
+}
