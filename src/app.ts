@@ -1,5 +1,9 @@
 import { createControlServer, type ControlServer } from './api/create-control-server.js';
+import { permissionRoutes } from './api/routes/permission-routes.js';
 import { sessionRoutes } from './api/routes/session-routes.js';
+import { createPermissionHook } from './permissions/create-permission-hook.js';
+import { createPermissionRegistry } from './permissions/create-permission-registry.js';
+import { expireStandingOnStop, expireWorkItemOnStop } from './permissions/expire-on-stop.js';
 import { standingRoutes } from './api/routes/standing-routes.js';
 import { statusRoutes, type ServiceState } from './api/routes/status-routes.js';
 import type { Route } from './api/route.js';
@@ -106,6 +110,11 @@ export async function createApp(options: AppOptions): Promise<App> {
     runner: tmuxRunner,
     logger,
   });
+  const permissions = createPermissionRegistry({
+    timeoutMs: config.permissions.timeoutSeconds * 1000,
+    events,
+    logger,
+  });
   const readiness = createAgentStates({
     onChange: ({ target, ref, from, to }) =>
       events.record('agent.state', { ref: ref ?? target, from: from ?? null, to }),
@@ -142,7 +151,10 @@ export async function createApp(options: AppOptions): Promise<App> {
   const launcher = createSessionLauncher({
     driver,
     readiness,
-    adapters: [createClaudeAdapter(), createCommandAdapter()],
+    adapters: [
+      createClaudeAdapter({ permissionTimeoutSeconds: config.permissions.timeoutSeconds }),
+      createCommandAdapter(),
+    ],
     loopCommand: options.loopCommand,
     harnessDir: paths.harness,
     resumeProbeMs,
@@ -163,33 +175,39 @@ export async function createApp(options: AppOptions): Promise<App> {
     owner,
     logger,
   });
-  const standing = createStandingService({
-    config,
-    store,
-    driver,
-    starter,
-    tokens,
-    delivery,
-    readiness,
-    events,
-    owner,
-    stopGraceMs,
-    listeners,
-    lifecycle,
-  });
-  const workItems = createWorkItemService({
-    config,
-    store: workItemStore,
-    driver,
-    starter,
-    tokens,
-    readiness,
-    events,
-    owner,
-    stopGraceMs,
-    listeners,
-    lifecycle,
-  });
+  const standing = expireStandingOnStop(
+    createStandingService({
+      config,
+      store,
+      driver,
+      starter,
+      tokens,
+      delivery,
+      readiness,
+      events,
+      owner,
+      stopGraceMs,
+      listeners,
+      lifecycle,
+    }),
+    permissions,
+  );
+  const workItems = expireWorkItemOnStop(
+    createWorkItemService({
+      config,
+      store: workItemStore,
+      driver,
+      starter,
+      tokens,
+      readiness,
+      events,
+      owner,
+      stopGraceMs,
+      listeners,
+      lifecycle,
+    }),
+    permissions,
+  );
   workItemTargets = (ref) => workItems.resolveTarget(ref);
   noticeExit = (ref, exitStatus) => {
     const name = parseStandingRef(ref);
@@ -213,6 +231,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         delivery,
         events,
         logger,
+        permissions,
       })
     : undefined;
   if (slack) {
@@ -229,6 +248,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         delivery,
         events,
         logger,
+        permissions,
       })
     : undefined;
   if (github) sinks.push(github.poster);
@@ -292,7 +312,11 @@ export async function createApp(options: AppOptions): Promise<App> {
       replies,
       logger,
       ...(config.tmux.socket ? { tmuxSocket: config.tmux.socket } : {}),
+      permissionHook: createPermissionHook(permissions),
+      permissionRequestOpen: (ref) => permissions.hasOpenRequest(ref),
+      endPermissionRequests: (ref) => permissions.expireRef(ref, 'terminal'),
     }),
+    ...permissionRoutes(permissions),
   ];
   const server: ControlServer = createControlServer({
     routes,
@@ -338,6 +362,9 @@ export async function createApp(options: AppOptions): Promise<App> {
     async stop() {
       clearInterval(pruneTimer);
       exitWatcher.stop();
+      // Each waiting hook answers "no decision" (Claude Code keeps its dialog), and the surfaces
+      // say so, while they are still connected.
+      await permissions.expireAll('restart');
       if (github) await github.stop();
       if (slack) await slack.stop();
       if (http) await http.stop();

@@ -2,22 +2,25 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { writeFileAtomic } from '../state/write-file-atomic.js';
 import type { HarnessAdapter, LaunchContext } from './harness-adapter.js';
-import { claudeHooksVersion, claudeSettings } from './claude-settings.js';
+import { claudeHookTable, claudeHooksVersion, claudeSettings } from './claude-settings.js';
 
 /**
  * Claude Code: a fresh conversation gets `--session-id <uuid>` so the-loop knows the id before the
  * process says anything; a known one gets `--resume <id>`. Hooks come from a settings file written
  * next to the session's state, so they survive in the harness without touching the user's config.
  */
-export function createClaudeAdapter(options: { newId?: () => string } = {}): HarnessAdapter {
+export function createClaudeAdapter(
+  options: { newId?: () => string; permissionTimeoutSeconds?: number } = {},
+): HarnessAdapter {
   const newId = options.newId ?? randomUUID;
+  const hooks = claudeHookTable(options.permissionTimeoutSeconds);
   return {
     kind: 'claude',
     async plan(context: LaunchContext) {
       const settingsPath = path.join(context.harnessDir, `${context.tmuxName}.settings.json`);
       await writeFileAtomic(
         settingsPath,
-        `${JSON.stringify(claudeSettings(context.loopCommand), null, 2)}\n`,
+        `${JSON.stringify(claudeSettings(context.loopCommand, hooks), null, 2)}\n`,
       );
       const resuming = context.conversationId !== undefined;
       const conversationId = context.conversationId ?? newId();
@@ -34,7 +37,7 @@ export function createClaudeAdapter(options: { newId?: () => string } = {}): Har
         resuming,
         readiness: { kind: 'hook' },
         confirms: true,
-        hooksVersion: claudeHooksVersion(),
+        hooksVersion: claudeHooksVersion(hooks),
       };
     },
   };

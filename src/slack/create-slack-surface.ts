@@ -4,6 +4,7 @@ import type { RequestListener } from 'node:http';
 import type { Config } from '../config/types.js';
 import type { DeliveryCore, EventSink } from '../delivery/create-delivery-core.js';
 import type { Logger } from '../log/create-logger.js';
+import type { PermissionRegistry } from '../permissions/create-permission-registry.js';
 import type { ReplySink } from '../replies/reply-router.js';
 import type { StandingListener, StandingService } from '../standing/create-standing-service.js';
 import type { WorkItemListener } from '../workitems/create-workitem-service.js';
@@ -19,6 +20,7 @@ import { createInboxProcessor } from '../inbox/create-inbox-processor.js';
 import { createSlackNames } from './create-slack-names.js';
 import { createSlackPoster } from './create-slack-poster.js';
 import { createSlashHandler } from './create-slash-handler.js';
+import { createPermissionSlack } from './create-permission-slack.js';
 import { createSocketReceiver } from './create-socket-receiver.js';
 import { createThreadCommands } from './create-thread-commands.js';
 import { createThreadHandler } from './create-thread-handler.js';
@@ -55,6 +57,8 @@ export function createSlackSurface(options: {
   readonly events: EventSink;
   readonly logger: Logger;
   readonly postIntervalMs?: number;
+  /** Permission requests are posted in their session's thread and answered there (DESIGN §14). */
+  readonly permissions?: PermissionRegistry;
 }): SlackSurface {
   const { config, credentials, paths, events } = options;
   const logger = options.logger.child({ surface: 'slack' });
@@ -103,6 +107,19 @@ export function createSlackSurface(options: {
   });
   const ledger = createDedupeLedger({ dir: paths.dedupe, logger });
   const names = createSlackNames({ client: app.client, logger });
+  const permissionSlack = options.permissions
+    ? createPermissionSlack({
+        app,
+        client: app.client,
+        bindings,
+        registry: options.permissions,
+        names,
+        approvers: config.slack.approvers,
+        dir: path.join(paths.root, 'permissions', 'slack'),
+        events,
+        logger,
+      })
+    : undefined;
   const handle = createThreadHandler({
     client: app.client,
     bindings,
@@ -111,6 +128,7 @@ export function createSlackSurface(options: {
     names,
     commands: createThreadCommands({ standing: options.standing() }),
     authorizedUsers: config.slack.authorizedUsers,
+    ...(permissionSlack ? { permissionCommand: permissionSlack.threadCommand } : {}),
     logger,
   });
   const processor = createInboxProcessor<SlackInboxMessage>({
@@ -212,6 +230,12 @@ export function createSlackSurface(options: {
       const recovered = await acceptor.recover();
       if (recovered) events.record('slack.recovered', { count: recovered });
       await connect(1);
+      // After a crash: the old requests' hooks died with serve; their messages say so now.
+      if (permissionSlack) {
+        void permissionSlack.recover().catch((error: unknown) => {
+          logger.warn({ event: 'slack.permission_recover_failed', err: error }, 'not recovered');
+        });
+      }
     },
     async stop() {
       stopped = true;

@@ -19,6 +19,11 @@ export interface ThreadHandlerOptions {
   readonly names: SlackNames;
   readonly commands: ThreadCommands;
   readonly authorizedUsers: readonly string[];
+  /**
+   * `!allow` / `!deny` (DESIGN §14): judged before the authorized-user check, since approvers
+   * decide them; true when the message was one and has been answered.
+   */
+  readonly permissionCommand?: (message: SlackInboxMessage, ref: string) => Promise<boolean>;
   readonly logger: Logger;
 }
 
@@ -72,6 +77,7 @@ export function createThreadHandler(options: ThreadHandlerOptions) {
   const handle = async (message: SlackInboxMessage, done: () => Promise<void>): Promise<void> => {
     const binding = await bindings.find(message.channel, message.threadTs);
     if (!binding) return;
+    if (await options.permissionCommand?.(message, binding.ref)) return;
     if (!options.authorizedUsers.includes(message.user)) {
       await callSlack(
         'chat.postEphemeral',

@@ -45,6 +45,16 @@ export type EventRecord = EventBase &
     | { event: 'interrupt'; key: 'escape' | 'ctrl-c'; turnActive: boolean }
     | { event: 'exit'; code: number; reason: string }
     | { event: 'refused'; message: string; code: number }
+    | { event: 'dialog_key'; bytes: number }
+    | {
+        event: 'permission_answer';
+        tool: string;
+        arg: string;
+        behavior: 'allow' | 'deny' | 'none' | 'terminal';
+        message?: string;
+        updatedPermissions?: unknown[];
+        key?: string;
+      }
   );
 
 export type EventName = EventRecord['event'];

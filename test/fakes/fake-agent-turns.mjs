@@ -2,13 +2,16 @@
 import { randomUUID } from 'node:crypto';
 import { clearTimeout, setTimeout } from 'node:timers';
 import { appendJsonLine } from './fake-agent-jsonl.mjs';
+import { runToolCalls } from './fake-agent-tools.mjs';
 
 /**
- * @typedef {{ run: (event: string, payload: Record<string, unknown>, matchValue?: string) => Promise<void> }} HookRunner
+ * @typedef {{ run: (event: string, payload: Record<string, unknown>, matchValue?: string) => Promise<void> } & import('./fake-agent-tools.mjs').AskingHooks} HookRunner
  * @typedef {{ sessionId: string, transcriptPath: string, cwd: string, hooks: HookRunner,
  *   turnMs: number, echo: (text: string) => void, say: (text: string) => void,
  *   restore?: (prompt: string) => void,
- *   exit: () => void, idlePromptMs?: number }} TurnOptions
+ *   exit: () => void, idlePromptMs?: number,
+ *   record?: (event: string, fields: Record<string, unknown>) => void,
+ *   openDialog?: (onKey: ((key: string) => void) | undefined) => void }} TurnOptions
  * @typedef {{ readonly cancelled: boolean, cancel: () => void, wait: (ms: number) => Promise<void> }} Turn
  */
 
@@ -73,6 +76,13 @@ export function createTurns(options) {
       await options.hooks.run('Notification', notification, 'permission_prompt');
     }
     appendJsonLine(options.transcriptPath, transcriptLine(options.sessionId, 'user', prompt));
+    const toolResults = await runToolCalls(prompt, {
+      hooks: options.hooks,
+      base,
+      record: options.record ?? (() => undefined),
+      say: options.say,
+      openDialog: options.openDialog ?? (() => undefined),
+    });
     await turn.wait(options.turnMs);
     active = undefined;
     if (turn.cancelled) {
@@ -81,7 +91,7 @@ export function createTurns(options) {
       options.say('⎿  Interrupted');
       return;
     }
-    const text = `echo: ${prompt.split('\n')[0] ?? ''}`;
+    const text = [`echo: ${prompt.split('\n')[0] ?? ''}`, ...toolResults].join('\n');
     const content = [{ type: 'text', text }];
     appendJsonLine(options.transcriptPath, transcriptLine(options.sessionId, 'assistant', content));
     options.say(`● ${shorten(text)}`);

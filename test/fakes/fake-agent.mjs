@@ -17,7 +17,8 @@
  * FAKE_AGENT_IDLE_PROMPT_MS (Claude Code's `idle_prompt` Notification this long after each
  * answer, unless a prompt comes first; Claude Code waits 60 s; default 0 = never).
  * A prompt with a line `FAKE:notify` also fires a permission Notification; one containing
- * `FAKE:exit` makes the agent exit 0 once that turn is answered.
+ * `FAKE:exit` makes the agent exit 0 once that turn is answered; `FAKE:tool <Tool> <arg>` lines
+ * ask for permission through the PermissionRequest hook (see fake-agent-tools.mjs).
  */
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -161,6 +162,10 @@ const turns = createTurns({
   },
   exit: () => exit(0, 'FAKE:exit'),
   idlePromptMs: readMs('FAKE_AGENT_IDLE_PROMPT_MS', 0),
+  record: recordEvent,
+  openDialog: (onKey) => {
+    dialogKey = onKey;
+  },
 });
 
 /** @param {string} typed */
@@ -242,6 +247,12 @@ function apply(effects) {
 }
 
 let ready = false;
+/**
+ * While a permission dialog shows, it takes every key (a paste or letters are swallowed, as in
+ * Claude Code) and the first one answers it in the terminal.
+ * @type {((key: string) => void) | undefined}
+ */
+let dialogKey;
 const decoder = new StringDecoder('utf8');
 /** @type {ReturnType<typeof setTimeout> | undefined} */
 let escapeTimer;
@@ -250,6 +261,13 @@ stdin.on('data', (/** @type {Buffer} */ chunk) => {
   // Like a TUI that has not drawn its input box yet: early keystrokes are lost, not queued.
   if (!ready) {
     recordEvent('dropped', { bytes: chunk.length });
+    return;
+  }
+  if (dialogKey !== undefined) {
+    const answer = dialogKey;
+    dialogKey = undefined;
+    recordEvent('dialog_key', { bytes: chunk.length });
+    answer(chunk.toString('utf8'));
     return;
   }
   clearTimeout(escapeTimer);

@@ -14,7 +14,20 @@ export interface SessionDirectory {
   sessionForToken(token: string): Promise<{ ref: string; tmuxName: string } | undefined>;
 }
 
-export const hookEvents = ['SessionStart', 'UserPromptSubmit', 'Stop', 'Notification'] as const;
+export const hookEvents = [
+  'SessionStart',
+  'UserPromptSubmit',
+  'Stop',
+  'Notification',
+  'PermissionRequest',
+] as const;
+
+/** The one hook that blocks (DESIGN §14): it answers with the JSON Claude Code reads on stdout. */
+export type PermissionHook = (
+  session: { ref: string; tmuxName: string },
+  payload: Record<string, unknown>,
+  signal: AbortSignal | undefined,
+) => Promise<Record<string, unknown>>;
 
 /**
  * Routes a session calls from inside its pane: `the-loop post` and Claude Code's hooks. The token
@@ -30,6 +43,13 @@ export function sessionRoutes(options: {
   readonly permissionRequestOpen?: (ref: string) => boolean;
   /** `tmux.socket`, for the attach remedy in notices. */
   readonly tmuxSocket?: string;
+  /** Without it a PermissionRequest gets no decision, and Claude Code asks in the terminal. */
+  readonly permissionHook?: PermissionHook;
+  /**
+   * Ends a session's open requests when its turn ends: Claude Code keeps the hook waiting even
+   * after someone answered the dialog in the terminal, so a Stop is how that answer shows.
+   */
+  readonly endPermissionRequests?: (ref: string) => void;
 }): Route[] {
   const { directory, readiness, confirmations, replies, logger } = options;
   const permissionRequestOpen = options.permissionRequestOpen ?? (() => false);
@@ -76,6 +96,7 @@ export function sessionRoutes(options: {
     (
       session: { ref: string; tmuxName: string },
       payload: Record<string, unknown>,
+      signal: AbortSignal | undefined,
     ) => Promise<unknown>
   > = {
     SessionStart: async (session) => {
@@ -88,6 +109,7 @@ export function sessionRoutes(options: {
       return { accepted: true, confirmed: confirmations.report(session.tmuxName, prompt) > 0 };
     },
     Stop: async (session, payload) => {
+      options.endPermissionRequests?.(session.ref);
       readiness.signal(session.tmuxName, 'stop', session.ref);
       // The hook must return at once: reading the transcript (a path the payload chose) and
       // posting (which may wait on Slack's pace) both happen after the answer.
@@ -102,6 +124,18 @@ export function sessionRoutes(options: {
       });
       if (notice !== undefined) void replies.post(session.ref, notice, 'notice');
       return { accepted: true, posted: notice !== undefined };
+    },
+    PermissionRequest: async (session, payload, signal) => {
+      if (!options.permissionHook) return {};
+      // `waiting` (DESIGN §13) holds deliveries: a paste now would land in the dialog.
+      readiness.signal(session.tmuxName, 'permission', session.ref);
+      try {
+        return await options.permissionHook(session, payload, signal);
+      } finally {
+        if (!permissionRequestOpen(session.ref)) {
+          readiness.signal(session.tmuxName, 'permission-ended', session.ref);
+        }
+      }
     },
   };
 
@@ -128,7 +162,7 @@ export function sessionRoutes(options: {
       path: '/api/v1/hooks/{event}',
       operationId: 'receiveHook',
       auth: 'session',
-      handler: async ({ params, body, sessionToken }) => {
+      handler: async ({ params, body, sessionToken, signal }) => {
         const event = params['event'] ?? '';
         if (!isHookEvent(event)) {
           throw new LoopError(
@@ -138,7 +172,9 @@ export function sessionRoutes(options: {
         }
         const session = await caller(sessionToken);
         // The hook prints this body for Claude Code: only Claude Code's own fields go back.
-        const answer = claudeHookAnswer(await hookHandlers[event](session, objectBody(body)));
+        const answer = claudeHookAnswer(
+          await hookHandlers[event](session, objectBody(body), signal),
+        );
         return answer ? { status: 200, body: answer } : { status: 204, body: undefined };
       },
     },

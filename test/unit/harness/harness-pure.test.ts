@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { bootPrompt, standingBootDirective } from '../../../src/harness/boot-directive.js';
 import { createClaudeAdapter } from '../../../src/harness/claude-adapter.js';
 import {
+  claudeHookTable,
   claudeHooksVersion,
   claudeSettings,
   shellQuote,
@@ -54,6 +55,7 @@ describe('claude adapter', () => {
     };
     expect(Object.keys(settings.hooks).sort()).toEqual([
       'Notification',
+      'PermissionRequest',
       'SessionStart',
       'Stop',
       'UserPromptSubmit',
@@ -66,6 +68,11 @@ describe('claude adapter', () => {
     });
     expect(settings.permissions.allow).toEqual(['Bash(the-loop post:*)']);
     expect(plan.hooksVersion).toBe(claudeHooksVersion());
+    // The one blocking hook waits past serve's own timeout (600 s by default); the others stay short.
+    expect(settings.hooks['PermissionRequest']?.[0]?.hooks[0]?.command).toContain(
+      ' PermissionRequest 615 ',
+    );
+    expect(settings.hooks['PermissionRequest']?.[0]?.hooks[0]?.timeout).toBe(619);
   });
 
   it('resumes a known conversation with --resume', async () => {
@@ -134,6 +141,15 @@ describe('boot directive', () => {
 });
 
 describe('claude settings and transcripts', () => {
+  it('gives the PermissionRequest hook permissions.timeoutSeconds and a margin', () => {
+    const settings = claudeSettings(['the-loop'], claudeHookTable(30)) as {
+      hooks: Record<string, Array<{ hooks: Array<{ command: string; timeout: number }> }>>;
+    };
+    expect(settings.hooks['PermissionRequest']?.[0]?.hooks[0]?.command).toContain(
+      ' PermissionRequest 45 ',
+    );
+    expect(settings.hooks['PermissionRequest']?.[0]?.hooks[0]?.timeout).toBe(49);
+  });
   it('quotes every argument for the shell', () => {
     expect(shellQuote("a'b")).toBe(`'a'\\''b'`);
     expect(JSON.stringify(claudeSettings(['x y']))).toContain("SessionStart 0.7 'x y'");

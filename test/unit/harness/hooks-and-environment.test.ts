@@ -177,15 +177,15 @@ describe('claude settings', () => {
   it('takes new hooks as rows: matcher and wait go into the command and its timeout', () => {
     const settings = claudeSettings(
       ['/n', '/b/the-loop'],
-      [...claudeHooks, { event: 'PermissionRequest', waitSeconds: 600, matcher: 'Bash' }],
+      [...claudeHooks, { event: 'PreToolUse', waitSeconds: 600, matcher: 'Bash' }],
     ) as { hooks: Record<string, unknown> };
-    expect(settings.hooks['PermissionRequest']).toEqual([
+    expect(settings.hooks['PreToolUse']).toEqual([
       {
         matcher: 'Bash',
         hooks: [
           {
             type: 'command',
-            command: `'/b/the-loop-hook' PermissionRequest 600 '/n' '/b/the-loop'`,
+            command: `'/b/the-loop-hook' PreToolUse 600 '/n' '/b/the-loop'`,
             timeout: 604,
           },
         ],
