@@ -4,6 +4,7 @@ import { sessionRoutes } from './api/routes/session-routes.js';
 import { createPermissionHook } from './permissions/create-permission-hook.js';
 import { createPermissionRegistry } from './permissions/create-permission-registry.js';
 import { expireStandingOnStop, expireWorkItemOnStop } from './permissions/expire-on-stop.js';
+import { watchTerminalAnswers } from './permissions/watch-terminal-answers.js';
 import { standingRoutes } from './api/routes/standing-routes.js';
 import { statusRoutes, type ServiceState } from './api/routes/status-routes.js';
 import type { Route } from './api/route.js';
@@ -136,9 +137,11 @@ export async function createApp(options: AppOptions): Promise<App> {
   // One lock per ref for the session lifecycle and the paste + Enter of a delivery.
   const lifecycle = createKeyedQueue();
   let noticeExit: (ref: string, exitStatus: number | undefined) => void = () => undefined;
+  const resolveTarget = (ref: string): Promise<DeliveryTarget> =>
+    parseStandingRef(ref) ? standingTargets(ref) : workItemTargets(ref);
   const delivery = createDeliveryCore({
     driver,
-    resolve: (ref) => (parseStandingRef(ref) ? standingTargets(ref) : workItemTargets(ref)),
+    resolve: resolveTarget,
     states: readiness,
     confirmations,
     events,
@@ -216,6 +219,15 @@ export async function createApp(options: AppOptions): Promise<App> {
   const exitWatcher = createExitWatcher({
     driver,
     services: [standing, workItems],
+    intervalMs: 1_000,
+    logger,
+  });
+  const terminalAnswers = watchTerminalAnswers({
+    registry: permissions,
+    look: async (ref) => {
+      const target = await resolveTarget(ref);
+      return target.screen?.(await driver.capture(target.tmuxName));
+    },
     intervalMs: 1_000,
     logger,
   });
@@ -350,6 +362,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       // Sessions that ended while serve was away are recorded before anything is typed.
       await exitWatcher.check();
       exitWatcher.start();
+      terminalAnswers.start();
       const autoStarted = config.standing.autoStart ? await standing.startAll() : [];
       for (const result of autoStarted.filter((entry) => entry.error)) {
         logger.warn(
@@ -362,6 +375,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     async stop() {
       clearInterval(pruneTimer);
       exitWatcher.stop();
+      terminalAnswers.stop();
       // Each waiting hook answers "no decision" (Claude Code keeps its dialog), and the surfaces
       // say so, while they are still connected.
       await permissions.expireAll('restart');

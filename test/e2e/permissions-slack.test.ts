@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises';
+import { execa } from 'execa';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readEvents, type EventRecord } from '../fakes/fake-agent-records.js';
@@ -10,7 +11,8 @@ import {
 } from '../fakes/fake-slack/start-fake-slack.js';
 import { eventually } from '../helpers/eventually.js';
 import { freePort } from '../helpers/free-port.js';
-import { createServeFixture, type ServeFixture } from '../helpers/run-serve.js';
+import { createServeFixture, fakeAgentHarness, type ServeFixture } from '../helpers/run-serve.js';
+import { eventsOf } from '../faults/support/serve-log.js';
 
 const channel = 'C0OPS';
 const dana = 'U0DANA';
@@ -28,11 +30,17 @@ describe('permission requests from Slack', () => {
   let fixture: ServeFixture;
 
   const startServe = async (
-    options: { mode?: 'socket' | 'http'; port?: number; timeoutSeconds?: number } = {},
+    options: {
+      mode?: 'socket' | 'http';
+      port?: number;
+      timeoutSeconds?: number;
+      knobs?: Record<string, string>;
+    } = {},
   ) => {
     const mode = options.mode ?? 'socket';
     fixture = await createServeFixture(
-      () => ({
+      ({ agentHome }) => ({
+        ...(options.knobs ? { harnesses: fakeAgentHarness(agentHome, options.knobs) } : {}),
         slack: {
           enabled: true,
           mode,
@@ -272,6 +280,44 @@ describe('permission requests from Slack', () => {
     if (!message) throw new Error('no permission message');
     expect((await answers())[0]).toMatchObject({ behavior: 'none' });
     await updateOf(message, /expired — answer in the terminal/);
+  });
+
+  it('answered in the terminal: a message meanwhile waits, the dialog leaving the screen ends the request', async () => {
+    slack = await startFakeSlack({ users: { [dana]: { name: 'dana' } } });
+    await startServe();
+    const threadTs = await createAnnounced('term');
+    // A long turn: the Stop that would also end the request comes a minute later.
+    await reply('check\nFAKE:turn-ms 60000\nFAKE:tool Bash make', threadTs);
+    const [message] = await requestMessages(threadTs);
+    if (!message) throw new Error('no permission message');
+
+    // Typed now, the message would answer the dialog (its Enter picks "Yes"): it is held.
+    await reply('and then this', threadTs);
+    await eventually(
+      async () =>
+        (await eventsOf(fixture)).some(
+          (entry) => entry.event === 'delivery.held' && entry['reason'] === 'permission',
+        ),
+      { timeoutMs: 15_000, what: 'the reply held while the request is open' },
+    );
+    expect(
+      (await readEvents(fixture.agentHome)).some((event) => event.event === 'dialog_key'),
+    ).toBe(false);
+
+    // Someone attached to the session answers the dialog; Claude Code leaves the hook running.
+    await execa('tmux', ['-L', fixture.socket, 'send-keys', '-t', '=loop-standing-term:', '1']);
+    expect((await answers())[0]).toMatchObject({ behavior: 'terminal', key: '1' });
+    const update = await updateOf(message, /answered in the terminal/);
+    expect(buttonsOf(update)).toEqual([]);
+    expect(await openRequests()).toEqual([]);
+    // The held reply goes in once the dialog is gone (the turn still runs: Claude queues it).
+    await eventually(
+      async () =>
+        (await eventsOf(fixture)).some(
+          (entry) => entry.event === 'delivery.queued' || entry.event === 'delivery.delivered',
+        ),
+      { timeoutMs: 15_000, what: 'the held reply typed after the dialog' },
+    );
   });
 
   it('two concurrent requests: `!allow` needs the id, each is answered on its own', async () => {

@@ -17,7 +17,7 @@
  * `FAKE:tool <Tool> <argument>` asks through the PermissionRequest hook (with
  * `permission_suggestions` when the prompt has a line `FAKE:suggest`) while the fake's own dialog
  * is on screen. The hook's JSON answer decides; a key typed meanwhile answers the dialog in the
- * terminal and kills the hook, as in the real client. With a line `FAKE:parallel` the calls ask
+ * terminal while the hook runs on unheard, as in the real client. With a line `FAKE:parallel` the calls ask
  * at the same time (subagents), otherwise one after another. Each outcome is recorded as a
  * `permission_answer` event and returned for the turn's final answer.
  *
@@ -68,17 +68,19 @@ async function askOne(call, suggest, options) {
     tool_input: toolInput,
     ...(suggest ? { permission_suggestions: suggestions } : {}),
   };
-  options.say(`${call.tool}(${call.arg})\r\n Do you want to proceed?\r\n ❯ 1. Yes\r\n   3. No`);
   const asking = options.hooks.ask('PermissionRequest', payload, call.tool);
   /** @type {string | undefined} */
   let key;
+  // A key answers the dialog at once, and the hook runs on: Claude Code 2.1 does not kill it and
+  // ignores its late answer (test/real/FINDINGS.md (g)).
   const terminal = new Promise((resolve) => {
     options.openDialog((typed) => {
       key = typed;
-      asking.cancel();
       resolve(undefined);
     });
   });
+  // The dialog takes the input box's place at the bottom of the screen until it is answered.
+  options.say(`${call.tool}(${call.arg})\r\n Do you want to proceed?\r\n ❯ 1. Yes\r\n   3. No`);
   const output = await Promise.race([asking.answer, terminal]);
   options.openDialog(undefined);
   /** @type {ToolAnswer} */

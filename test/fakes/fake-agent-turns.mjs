@@ -83,7 +83,9 @@ export function createTurns(options) {
       say: options.say,
       openDialog: options.openDialog ?? (() => undefined),
     });
-    await turn.wait(options.turnMs);
+    // A line `FAKE:turn-ms <n>` makes this one turn last that long (the boot turn stays quick).
+    const slow = /^FAKE:turn-ms (\d+)$/m.exec(prompt);
+    await turn.wait(slow ? Number(slow[1]) : options.turnMs);
     active = undefined;
     if (turn.cancelled) {
       const content = [{ type: 'text', text: '[Request interrupted by user]' }];

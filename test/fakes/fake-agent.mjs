@@ -17,7 +17,8 @@
  * FAKE_AGENT_IDLE_PROMPT_MS (Claude Code's `idle_prompt` Notification this long after each
  * answer, unless a prompt comes first; Claude Code waits 60 s; default 0 = never).
  * A prompt with a line `FAKE:notify` also fires a permission Notification; one containing
- * `FAKE:exit` makes the agent exit 0 once that turn is answered; `FAKE:tool <Tool> <arg>` lines
+ * `FAKE:exit` makes the agent exit 0 once that turn is answered; `FAKE:turn-ms <n>` makes that
+ * turn last n ms; `FAKE:tool <Tool> <arg>` lines
  * ask for permission through the PermissionRequest hook (see fake-agent-tools.mjs).
  */
 import { randomUUID } from 'node:crypto';
@@ -106,9 +107,18 @@ stdout.on('error', () => process.exit(0));
  * echoed in the conversation has a plain one), which is how the-loop finds the box on screen.
  */
 const BOX = '❯\u00a0';
+/**
+ * While a permission dialog shows, it takes every key (a paste or letters are swallowed, as in
+ * Claude Code) and the first one answers it in the terminal.
+ * @type {((key: string) => void) | undefined}
+ */
+let dialogKey;
 /** What the input box shows: one line, always redrawn as the last line of the screen. */
 let boxShown = '';
-const drawBox = () => stdout.write(`\r\x1b[2K${BOX}${boxShown}`);
+const drawBox = () => {
+  // An open permission dialog stands where the box was, as in Claude Code.
+  if (dialogKey === undefined) stdout.write(`\r\x1b[2K${BOX}${boxShown}`);
+};
 /** Puts a line above the box and draws the box again under it. @param {string} text */
 const say = (text) => {
   stdout.write(`\r\x1b[2K${text}\r\n`);
@@ -247,12 +257,6 @@ function apply(effects) {
 }
 
 let ready = false;
-/**
- * While a permission dialog shows, it takes every key (a paste or letters are swallowed, as in
- * Claude Code) and the first one answers it in the terminal.
- * @type {((key: string) => void) | undefined}
- */
-let dialogKey;
 const decoder = new StringDecoder('utf8');
 /** @type {ReturnType<typeof setTimeout> | undefined} */
 let escapeTimer;
