@@ -68,6 +68,9 @@ export interface Config {
     readonly channel: string;
     readonly command: string;
     readonly authorizedUsers: readonly string[];
+    /** What a turn's status message becomes at Stop; `off`: no status message (DESIGN §15). */
+    readonly progress: 'summary' | 'delete' | 'off';
+    readonly files: { readonly maxBytes: number };
   };
   readonly github: {
     readonly repos: readonly { readonly repo: string; readonly path: string }[];

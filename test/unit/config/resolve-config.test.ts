@@ -358,7 +358,15 @@ describe('resolveConfig defaults', () => {
       defaults: { harness: 'claude', cwd: '/etc/the-loop' },
       standing: { autoStart: true, allowedRoots: ['/etc/the-loop'], sessions: [] },
       delivery: { readyTimeoutMs: 30000, submitDelayMs: 150, confirmTimeoutMs: 5000 },
-      slack: { enabled: true, mode: 'socket', channel: '', command: '/loop', authorizedUsers: [] },
+      slack: {
+        enabled: true,
+        mode: 'socket',
+        channel: '',
+        command: '/loop',
+        authorizedUsers: [],
+        progress: 'summary',
+        files: { maxBytes: 20971520 },
+      },
       github: {
         repos: [],
         authorizedUsers: [],

@@ -50,7 +50,15 @@ const everyKey: DeepRequired<Config> = {
     ],
   },
   delivery: { readyTimeoutMs: 1, submitDelayMs: 1, confirmTimeoutMs: 1 },
-  slack: { enabled: true, mode: 'socket', channel: '', command: '/loop', authorizedUsers: [] },
+  slack: {
+    enabled: true,
+    mode: 'socket',
+    channel: '',
+    command: '/loop',
+    authorizedUsers: [],
+    progress: 'summary',
+    files: { maxBytes: 20971520 },
+  },
   github: {
     repos: [{ repo: 'octo/repo', path: '/srv/repo' }],
     authorizedUsers: [],
