@@ -256,6 +256,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       readiness,
       confirmations,
       replies,
+      ...(slack ? { progress: slack.progress } : {}),
     }),
   ];
   const server: ControlServer = createControlServer({

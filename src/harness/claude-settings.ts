@@ -4,6 +4,9 @@ export const claudeHookEvents = [
   'UserPromptSubmit',
   'Stop',
   'Notification',
+  // Progress in the session's Slack thread (DESIGN §15).
+  'PreToolUse',
+  'PostToolUse',
 ] as const;
 export type ClaudeHookEvent = (typeof claudeHookEvents)[number];
 

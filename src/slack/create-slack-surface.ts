@@ -10,6 +10,8 @@ import type { WorkItemListener } from '../workitems/create-workitem-service.js';
 import { createDedupeLedger } from '../state/create-dedupe-ledger.js';
 import { createInbox } from '../state/create-inbox.js';
 import type { StatePaths } from '../state/state-paths.js';
+import type { ProgressSink } from '../api/routes/session-routes.js';
+import { createProgressReporter } from './progress/create-progress-reporter.js';
 import { createBoltLogger } from './bolt-logger.js';
 import { createAnnouncer } from './create-announcer.js';
 import { createChannelPacer } from './create-channel-pacer.js';
@@ -35,6 +37,8 @@ export interface SlackCredentials {
 
 export interface SlackSurface {
   readonly poster: ReplySink;
+  /** The status message of each running turn in the session's thread (DESIGN §15). */
+  readonly progress: ProgressSink;
   readonly listener: StandingListener & WorkItemListener;
   /** HTTP mode only: served by the shared http listener. */
   readonly httpRoutes: Readonly<Record<string, RequestListener>>;
@@ -204,6 +208,12 @@ export function createSlackSurface(options: {
       client: app.client,
       bindings,
       pacer: createChannelPacer({ intervalMs: options.postIntervalMs ?? 1_000 }),
+      logger,
+    }),
+    progress: createProgressReporter({
+      client: app.client,
+      bindings,
+      mode: config.slack.progress,
       logger,
     }),
     listener: announcer,

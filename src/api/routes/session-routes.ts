@@ -11,7 +11,32 @@ export interface SessionDirectory {
   sessionForToken(token: string): Promise<{ ref: string; tmuxName: string } | undefined>;
 }
 
-export const hookEvents = ['SessionStart', 'UserPromptSubmit', 'Stop', 'Notification'] as const;
+export const hookEvents = [
+  'SessionStart',
+  'UserPromptSubmit',
+  'Stop',
+  'Notification',
+  'PreToolUse',
+  'PostToolUse',
+] as const;
+
+/**
+ * Where a turn's progress goes (the Slack status message, DESIGN §15). Each call only records the
+ * new state and returns: what it sends, it sends off the hook's path.
+ */
+export interface ProgressSink {
+  turnStarted(ref: string): void;
+  toolStarted(ref: string, tool: string, input: unknown): void;
+  toolFinished(ref: string, tool: string, input: unknown): void;
+  turnEnded(ref: string): void;
+}
+
+const noProgress: ProgressSink = {
+  turnStarted: () => undefined,
+  toolStarted: () => undefined,
+  toolFinished: () => undefined,
+  turnEnded: () => undefined,
+};
 
 /**
  * Routes a session calls from inside its pane: `the-loop post` and Claude Code's hooks. The token
@@ -22,8 +47,12 @@ export function sessionRoutes(options: {
   readonly readiness: ReadinessTracker;
   readonly confirmations: ConfirmationTracker;
   readonly replies: ReplyRouter;
+  readonly progress?: ProgressSink;
 }): Route[] {
   const { directory, readiness, confirmations, replies } = options;
+  const progress = options.progress ?? noProgress;
+  const toolName = (payload: Record<string, unknown>): string =>
+    typeof payload['tool_name'] === 'string' ? payload['tool_name'] : 'tool';
 
   const caller = async (token: string | undefined) => {
     if (!token) {
@@ -55,6 +84,7 @@ export function sessionRoutes(options: {
     },
     UserPromptSubmit: async (session, payload) => {
       const prompt = typeof payload['prompt'] === 'string' ? payload['prompt'] : '';
+      progress.turnStarted(session.ref);
       return { accepted: true, confirmed: confirmations.report(session.tmuxName, prompt) };
     },
     Stop: async (session, payload) => {
@@ -65,6 +95,15 @@ export function sessionRoutes(options: {
           : await readLastAssistantMessage(payload['transcript_path']);
       // Posting may wait on Slack's pace; the hook must return at once, so it goes on in the background.
       if (text?.trim()) void replies.post(session.ref, text, 'reply');
+      progress.turnEnded(session.ref);
+      return { accepted: true };
+    },
+    PreToolUse: async (session, payload) => {
+      progress.toolStarted(session.ref, toolName(payload), payload['tool_input']);
+      return { accepted: true };
+    },
+    PostToolUse: async (session, payload) => {
+      progress.toolFinished(session.ref, toolName(payload), payload['tool_input']);
       return { accepted: true };
     },
     Notification: async (session, payload) => {
