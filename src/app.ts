@@ -54,6 +54,7 @@ import { createControlModeRunner } from './tmux/create-control-mode-runner.js';
 import { tmuxEnvironment } from './tmux/tmux-environment.js';
 import { createDedupeLedger } from './state/create-dedupe-ledger.js';
 import path from 'node:path';
+import { filesRoot } from './slack/files/session-files-dir.js';
 
 export interface AppOptions {
   readonly config: Config;
@@ -126,7 +127,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const launcher = createSessionLauncher({
     driver,
     readiness,
-    adapters: [createClaudeAdapter(), createCommandAdapter()],
+    adapters: [createClaudeAdapter({ filesRoot: filesRoot(paths.root) }), createCommandAdapter()],
     loopCommand: options.loopCommand,
     harnessDir: paths.harness,
     resumeProbeMs,

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
+import { ensurePrivateDir } from '../state/ensure-private-dir.js';
 import { writeFileAtomic } from '../state/write-file-atomic.js';
 import type { HarnessAdapter, LaunchContext } from './harness-adapter.js';
 import { claudeSettings } from './claude-settings.js';
@@ -9,7 +10,13 @@ import { claudeSettings } from './claude-settings.js';
  * process says anything; a known one gets `--resume <id>`. Hooks come from a settings file written
  * next to the session's state, so they survive in the harness without touching the user's config.
  */
-export function createClaudeAdapter(options: { newId?: () => string } = {}): HarnessAdapter {
+export function createClaudeAdapter(
+  options: {
+    newId?: () => string;
+    /** `<state.root>/files`: each session may read the files people sent it from its folder here. */
+    filesRoot?: string;
+  } = {},
+): HarnessAdapter {
   const newId = options.newId ?? randomUUID;
   return {
     kind: 'claude',
@@ -19,6 +26,12 @@ export function createClaudeAdapter(options: { newId?: () => string } = {}): Har
         settingsPath,
         `${JSON.stringify(claudeSettings(context.loopCommand), null, 2)}\n`,
       );
+      const filesDir =
+        options.filesRoot === undefined
+          ? undefined
+          : path.join(options.filesRoot, context.tmuxName);
+      // Claude Code reads only under its cwd and added directories; files from Slack land here.
+      if (filesDir !== undefined) await ensurePrivateDir(filesDir);
       const resuming = context.conversationId !== undefined;
       const conversationId = context.conversationId ?? newId();
       return {
@@ -29,6 +42,7 @@ export function createClaudeAdapter(options: { newId?: () => string } = {}): Har
           ...(resuming ? ['--resume', conversationId] : ['--session-id', conversationId]),
           '--settings',
           settingsPath,
+          ...(filesDir === undefined ? [] : ['--add-dir', filesDir]),
         ],
         conversationId,
         resuming,

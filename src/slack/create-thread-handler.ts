@@ -50,6 +50,25 @@ export function createThreadHandler(options: ThreadHandlerOptions) {
         );
       });
 
+  const unreact = (message: SlackInboxMessage, name: string): Promise<void> =>
+    callSlack(
+      'reactions.remove',
+      () => client.reactions.remove({ channel: message.channel, timestamp: message.ts, name }),
+      quiet,
+    )
+      .then(() => undefined)
+      .catch((error: unknown) => {
+        logger.warn(
+          {
+            event: 'slack.reaction_failed',
+            name,
+            code: asLoopError(error).code,
+            reason: asLoopError(error).message,
+          },
+          'reaction not removed',
+        );
+      });
+
   const reply = (message: SlackInboxMessage, text: string): Promise<void> =>
     callSlack(
       'chat.postMessage',
@@ -104,7 +123,13 @@ export function createThreadHandler(options: ThreadHandlerOptions) {
       await reply(message, await options.commands.run(binding.ref, command));
       return;
     }
-    void react(message, 'eyes');
+    // eyes: seen; the hourglass while the message waits in the session's queue (DESIGN §17).
+    const waiting = react(message, 'eyes').then(() => react(message, 'hourglass_flowing_sand'));
+    const settle = async (name: string): Promise<void> => {
+      await waiting;
+      await unreact(message, 'hourglass_flowing_sand');
+      await react(message, name);
+    };
     const userNames = Object.fromEntries(
       await Promise.all(
         mentionedUserIds(message.text).map(async (id) => [id, await names.user(id)] as const),
@@ -125,9 +150,9 @@ export function createThreadHandler(options: ThreadHandlerOptions) {
       // Done before the reactions: a crash after this cannot type the message a second time.
       await done();
       if (result.outcome === 'delivered') {
-        await react(message, 'white_check_mark');
+        await settle('white_check_mark');
       } else {
-        await react(message, 'warning');
+        await settle('warning');
         await reply(
           message,
           '⚠️ Typed into the session, but the agent did not confirm it received the message. Check with `!status`.',
@@ -135,7 +160,7 @@ export function createThreadHandler(options: ThreadHandlerOptions) {
       }
     } catch (error) {
       await done();
-      await react(message, 'warning');
+      await settle('warning');
       await reply(message, `⚠️ Not delivered: ${asLoopError(error).message}`);
     }
   };

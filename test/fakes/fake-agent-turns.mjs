@@ -54,6 +54,7 @@ export function createTurns(options) {
       await options.hooks.run('Notification', notification, 'permission_prompt');
     }
     appendJsonLine(options.transcriptPath, transcriptLine(options.sessionId, 'user', prompt));
+    await runScriptedTools(prompt, turn);
     await turn.wait(options.turnMs);
     active = undefined;
     if (turn.cancelled) {
@@ -73,6 +74,41 @@ export function createTurns(options) {
       last_assistant_message: text,
     });
     if (prompt.includes('FAKE:exit')) options.exit();
+  }
+
+  /**
+   * Scripted tool calls, in prompt order: a line `FAKE:tool <Name> <JSON input>` runs PreToolUse,
+   * a short "tool run" and PostToolUse, as Claude Code does around each tool; `FAKE:sleep <ms>`
+   * waits between them.
+   *
+   * @param {string} prompt
+   * @param {Turn} turn
+   */
+  async function runScriptedTools(prompt, turn) {
+    for (const line of prompt.split('\n').map((each) => each.trim())) {
+      const sleep = /^FAKE:sleep (\d+)$/.exec(line);
+      if (sleep) await turn.wait(Number(sleep[1]));
+      const tool = /^FAKE:tool (\S+)(?: (.*))?$/.exec(line);
+      if (!tool || turn.cancelled) continue;
+      const name = tool[1] ?? 'Bash';
+      /** @type {unknown} */
+      let input = {};
+      try {
+        input = JSON.parse(tool[2] ?? '{}');
+      } catch {
+        input = { command: tool[2] ?? '' };
+      }
+      const call = { ...base, tool_name: name, tool_input: input, tool_use_id: randomUUID() };
+      await options.hooks.run('PreToolUse', { ...call, hook_event_name: 'PreToolUse' }, name);
+      options.say(`● ${name}`);
+      await turn.wait(100);
+      const response = { stdout: '', stderr: '', interrupted: false };
+      await options.hooks.run(
+        'PostToolUse',
+        { ...call, hook_event_name: 'PostToolUse', tool_response: response },
+        name,
+      );
+    }
   }
 
   return {

@@ -80,6 +80,11 @@ export function createWebApiMethods(
       messages.set(key, message);
       return { ok: true, channel: args.channel, ts: args.ts, text: message.text, message };
     },
+    'chat.delete': (args) => {
+      const key = `${String(args.channel)}/${String(args.ts)}`;
+      if (!messages.delete(key)) return fail('message_not_found');
+      return { ok: true, channel: args.channel, ts: args.ts };
+    },
     'reactions.add': (args) => {
       const key = reactionKey(args);
       if (typeof key !== 'string') return key;

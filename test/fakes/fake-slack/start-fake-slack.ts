@@ -79,6 +79,13 @@ export async function startFakeSlack(options: FakeSlackOptions = {}) {
     failNext(method: string, failure: FakeFailure, times = 1): void {
       failures.failNext(method, failure, times);
     },
+    /** A rate-limit storm: every call to `method` answers 429 until `stopStorm(method)`. */
+    storm(method: string, retryAfterSeconds = 1): void {
+      failures.storm(method, retryAfterSeconds);
+    },
+    stopStorm(method: string): void {
+      failures.stopStorm(method);
+    },
     /** While down, every HTTP request and connection is cut off (Socket Mode included). */
     setDown(value: boolean): void {
       down = value;

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -49,6 +49,8 @@ describe('claude adapter', () => {
     };
     expect(Object.keys(settings.hooks).sort()).toEqual([
       'Notification',
+      'PostToolUse',
+      'PreToolUse',
       'SessionStart',
       'Stop',
       'UserPromptSubmit',
@@ -56,6 +58,21 @@ describe('claude adapter', () => {
     expect(settings.hooks['Stop']?.[0]?.hooks[0]?.command).toBe(
       `'/usr/bin/node' '/opt/it'\\''s/bin/the-loop' hook Stop`,
     );
+  });
+
+  it("gives Claude Code the session's files folder with --add-dir, created private", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'loop-harness-'));
+    const filesRoot = path.join(dir, 'files');
+    const plan = await createClaudeAdapter({ newId: () => 'uuid-2', filesRoot }).plan({
+      tmuxName: 'loop-standing-b',
+      harness: claude,
+      args: [],
+      loopCommand: ['/usr/bin/node', '/opt/bin/the-loop'],
+      harnessDir: dir,
+    });
+    const folder = path.join(filesRoot, 'loop-standing-b');
+    expect(plan.argv.slice(-2)).toEqual(['--add-dir', folder]);
+    expect((await stat(folder)).mode & 0o777).toBe(0o700);
   });
 
   it('resumes a known conversation with --resume', async () => {
