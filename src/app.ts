@@ -55,6 +55,7 @@ import { tmuxEnvironment } from './tmux/tmux-environment.js';
 import { createDedupeLedger } from './state/create-dedupe-ledger.js';
 import path from 'node:path';
 import { filesRoot } from './slack/files/session-files-dir.js';
+import { sweepSessionFiles } from './slack/files/sweep-session-files.js';
 
 export interface AppOptions {
   readonly config: Config;
@@ -191,6 +192,8 @@ export async function createApp(options: AppOptions): Promise<App> {
         delivery,
         events,
         logger,
+        sessionTarget: (ref) =>
+          parseStandingRef(ref) ? standingTargets(ref) : workItemTargets(ref),
       })
     : undefined;
   if (slack) {
@@ -283,6 +286,12 @@ export async function createApp(options: AppOptions): Promise<App> {
     async start() {
       await server.start();
       await pruneDedupe();
+      await sweepSessionFiles(paths.root, Date.now()).then(
+        (removed) => {
+          if (removed) logger.info({ event: 'files.swept', removed }, 'removed old files');
+        },
+        (error: unknown) => logger.warn({ event: 'files.sweep_failed', err: error }, 'not swept'),
+      );
       pruneTimer = setInterval(() => void pruneDedupe(), 6 * 60 * 60 * 1000);
       pruneTimer.unref();
       if (http) await http.start();

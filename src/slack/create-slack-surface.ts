@@ -23,7 +23,8 @@ import { createSlackPoster } from './create-slack-poster.js';
 import { createSlashHandler } from './create-slash-handler.js';
 import { createSocketReceiver } from './create-socket-receiver.js';
 import { createThreadCommands } from './create-thread-commands.js';
-import { createThreadHandler } from './create-thread-handler.js';
+import { createThreadHandler, type SessionTargetLookup } from './create-thread-handler.js';
+import { createFileReceiver } from './files/create-file-receiver.js';
 import { dedupeIds, isSlackInboxMessage, type SlackInboxMessage } from './slack-inbox-message.js';
 import { createThreadBindings } from './thread-bindings.js';
 import { toInboxMessage } from './to-inbox-message.js';
@@ -59,6 +60,8 @@ export function createSlackSurface(options: {
   readonly events: EventSink;
   readonly logger: Logger;
   readonly postIntervalMs?: number;
+  /** The session a ref names (for files from Slack: its folder, and whether it is an agent). */
+  readonly sessionTarget?: SessionTargetLookup;
 }): SlackSurface {
   const { config, credentials, paths, events } = options;
   const logger = options.logger.child({ surface: 'slack' });
@@ -116,6 +119,18 @@ export function createSlackSurface(options: {
     commands: createThreadCommands({ standing: options.standing() }),
     authorizedUsers: config.slack.authorizedUsers,
     logger,
+    ...(options.sessionTarget
+      ? {
+          sessionTarget: options.sessionTarget,
+          receiveFiles: createFileReceiver({
+            botToken: credentials.botToken,
+            apiUrl: credentials.apiUrl,
+            maxBytes: config.slack.files.maxBytes,
+            stateRoot: paths.root,
+            logger,
+          }),
+        }
+      : {}),
   });
   const processor = createInboxProcessor<SlackInboxMessage>({
     laneOf: (message) => `${message.channel}/${message.threadTs}`,

@@ -10,6 +10,13 @@ import { parseThreadCommand } from './commands/parse-thread-command.js';
 import { decodeSlackText, mentionedUserIds } from './text/decode-slack-text.js';
 import type { ThreadBindings } from './thread-bindings.js';
 import type { ThreadCommands } from './create-thread-commands.js';
+import type { FileReceiver } from './files/create-file-receiver.js';
+import { withFileLines } from './files/format-file-lines.js';
+
+/** What the thread handler needs to know of a bound session to hand it files. */
+export type SessionTargetLookup = (
+  ref: string,
+) => Promise<{ readonly tmuxName: string; readonly agent: boolean }>;
 
 export interface ThreadHandlerOptions {
   readonly client: WebClient;
@@ -20,6 +27,9 @@ export interface ThreadHandlerOptions {
   readonly commands: ThreadCommands;
   readonly authorizedUsers: readonly string[];
   readonly logger: Logger;
+  /** Files in (DESIGN §15): both or neither; without them, attached files are ignored. */
+  readonly sessionTarget?: SessionTargetLookup;
+  readonly receiveFiles?: FileReceiver;
 }
 
 /**
@@ -88,6 +98,32 @@ export function createThreadHandler(options: ThreadHandlerOptions) {
         );
       });
 
+  /**
+   * The attached files, fetched for an agent harness; a plain shell gets none, and the thread is
+   * told why. `empty`: nothing is left to deliver (a shell sent only files).
+   */
+  const attachedFiles = async (
+    message: SlackInboxMessage,
+    ref: string,
+  ): Promise<{ empty: boolean; text: (decoded: string) => string }> => {
+    const plain = { empty: false, text: (decoded: string) => decoded };
+    const { sessionTarget, receiveFiles } = options;
+    if (!message.files?.length || !sessionTarget || !receiveFiles) return plain;
+    // A session that is not running fails the delivery with its remedy; nothing to fetch for it.
+    const target = await sessionTarget(ref).catch(() => undefined);
+    if (!target) return plain;
+    if (!target.agent) {
+      await reply(
+        message,
+        '📎 Files go to agent harnesses only: this session runs a plain shell, so the attached ' +
+          'files were not passed on.',
+      );
+      return { empty: message.text.trim() === '', text: plain.text };
+    }
+    const outcomes = await receiveFiles(message.files, message.ts, target.tmuxName);
+    return { empty: false, text: (decoded) => withFileLines(decoded, outcomes) };
+  };
+
   const handle = async (message: SlackInboxMessage, done: () => Promise<void>): Promise<void> => {
     const binding = await bindings.find(message.channel, message.threadTs);
     if (!binding) return;
@@ -130,6 +166,11 @@ export function createThreadHandler(options: ThreadHandlerOptions) {
       await unreact(message, 'hourglass_flowing_sand');
       await react(message, name);
     };
+    const files = await attachedFiles(message, binding.ref);
+    if (files.empty) {
+      await settle('warning');
+      return;
+    }
     const userNames = Object.fromEntries(
       await Promise.all(
         mentionedUserIds(message.text).map(async (id) => [id, await names.user(id)] as const),
@@ -138,7 +179,7 @@ export function createThreadHandler(options: ThreadHandlerOptions) {
     try {
       const result = await delivery.deliver({
         ref: binding.ref,
-        text: decodeSlackText(message.text, { users: userNames }),
+        text: files.text(decodeSlackText(message.text, { users: userNames })),
         origin: {
           surface: 'slack',
           actor: await names.user(message.user),
