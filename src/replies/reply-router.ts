@@ -1,6 +1,7 @@
 import type { EventSink } from '../delivery/create-delivery-core.js';
 import { asLoopError } from '../errors.js';
 import type { Logger } from '../log/create-logger.js';
+import type { OutgoingFile } from './outgoing-file.js';
 
 export type ReplyKind = 'reply' | 'notice';
 
@@ -15,12 +16,23 @@ export interface ReplySink {
   readonly surface: ReplyTarget['surface'];
   /** Whether this sink has a destination for the ref (a bound thread, a work item). */
   accepts(ref: string): Promise<boolean>;
-  post(ref: string, text: string, kind: ReplyKind): Promise<ReplyTarget>;
+  /** `files`: attached with `the-loop post --file` (DESIGN §15); `text` may then be "". */
+  post(
+    ref: string,
+    text: string,
+    kind: ReplyKind,
+    files?: readonly OutgoingFile[],
+  ): Promise<ReplyTarget>;
 }
 
 export interface ReplyRouter {
   /** Posts to every sink that serves the ref; returns where it landed. */
-  post(ref: string, text: string, kind: ReplyKind): Promise<{ targets: ReplyTarget[] }>;
+  post(
+    ref: string,
+    text: string,
+    kind: ReplyKind,
+    files?: readonly OutgoingFile[],
+  ): Promise<{ targets: ReplyTarget[] }>;
 }
 
 /**
@@ -33,13 +45,13 @@ export function createReplyRouter(options: {
   readonly logger: Logger;
 }): ReplyRouter {
   return {
-    async post(ref, text, kind) {
+    async post(ref, text, kind, files = []) {
       const targets: ReplyTarget[] = [];
       const failed: string[] = [];
       for (const sink of options.sinks) {
         try {
           if (!(await sink.accepts(ref))) continue;
-          targets.push(await sink.post(ref, text, kind));
+          targets.push(await sink.post(ref, text, kind, files));
         } catch (error) {
           failed.push(sink.surface);
           options.logger.warn(
@@ -58,6 +70,7 @@ export function createReplyRouter(options: {
         ref,
         kind,
         bytes: Buffer.byteLength(text),
+        ...(files.length ? { files: files.length } : {}),
         postedTo: targets.map((target) => target.surface),
         ...(failed.length ? { failed } : {}),
       });

@@ -2,6 +2,7 @@ import type { ConfirmationTracker } from '../../delivery/confirmation-tracker.js
 import type { ReadinessTracker } from '../../delivery/readiness-tracker.js';
 import { LoopError } from '../../errors.js';
 import { readLastAssistantMessage } from '../../harness/read-last-assistant-message.js';
+import { readOutgoingFiles } from '../../replies/read-outgoing-files.js';
 import type { ReplyRouter } from '../../replies/reply-router.js';
 import type { Route } from '../route.js';
 import { objectBody } from './standing-routes.js';
@@ -125,14 +126,16 @@ export function sessionRoutes(options: {
       auth: 'session',
       handler: async ({ body, sessionToken }) => {
         const session = await caller(sessionToken);
-        const text = objectBody(body)['text'];
-        if (typeof text !== 'string' || text.trim() === '') {
+        const fields = objectBody(body);
+        const files = await readOutgoingFiles(fields['files']);
+        const text = fields['text'] ?? '';
+        if (typeof text !== 'string' || (text.trim() === '' && files.length === 0)) {
           throw new LoopError(
             'empty_message',
-            'nothing to post; pass the text as an argument or on stdin',
+            'nothing to post; pass the text as an argument or on stdin, or attach a --file',
           );
         }
-        return { status: 200, body: await replies.post(session.ref, text, 'reply') };
+        return { status: 200, body: await replies.post(session.ref, text, 'reply', files) };
       },
     },
     {
