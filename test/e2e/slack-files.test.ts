@@ -1,10 +1,10 @@
 import { createServer, type Server } from 'node:http';
-import { readFile, realpath, stat } from 'node:fs/promises';
+import { readFile, realpath, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { agentPrompts } from '../helpers/agent-prompts.js';
 import { eventually } from '../helpers/eventually.js';
-import { createServeFixture, type ServeFixture } from '../helpers/run-serve.js';
+import { binPath, createServeFixture, type ServeFixture } from '../helpers/run-serve.js';
 import { startFakeSlack, type FakeSlack } from '../fakes/fake-slack/start-fake-slack.js';
 
 const channel = 'C0OPS';
@@ -179,5 +179,52 @@ describe('Slack files in (DESIGN §15)', { timeout: 90_000 }, () => {
     );
     await slack.waitForCall('reactions.add', (call) => call.args['name'] === 'warning', 10_000);
     expect(slack.fileDownloads).toEqual([]);
+  });
+
+  it('the-loop post --file uploads each file into the thread after the text', async () => {
+    slack = await startFakeSlack({ users: { [dana]: { name: 'dana' } } });
+    await startServe();
+    const threadTs = await createAnnounced('sender', 'shell');
+    const log = path.join(fixture.dir, 'build.log');
+    const shot = path.join(fixture.dir, 'shot.png');
+    await writeFile(log, 'all green\n');
+    await writeFile(shot, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 3]));
+    const command = [
+      process.execPath,
+      binPath,
+      'post',
+      'the results',
+      '--file',
+      log,
+      '--file',
+      shot,
+    ]
+      .map((part) => `'${part}'`)
+      .join(' ');
+    await slack.socket.send(
+      slack.eventsApiEnvelope(slack.messageEvent({ channel, user: dana, text: command, threadTs })),
+    );
+    const completed = await slack.waitForCall(
+      'files.completeUploadExternal',
+      (call) => !call.failedWith,
+      20_000,
+    );
+    expect(completed.args).toMatchObject({ channel_id: channel, thread_ts: threadTs });
+    expect(completed.response).toMatchObject({ ok: true });
+    expect(
+      slack.uploadedFiles.map((file) => [file.filename, file.content.toString('hex')]),
+    ).toEqual([
+      ['build.log', Buffer.from('all green\n').toString('hex')],
+      ['shot.png', '89504e4700010203'],
+    ]);
+    expect(slack.uploadedFiles.every((file) => file.threadTs === threadTs)).toBe(true);
+    expect(slack.callsTo('files.getUploadURLExternal').map((call) => call.args)).toEqual([
+      { filename: 'build.log', length: '10' },
+      { filename: 'shot.png', length: '8' },
+    ]);
+    const text = slack
+      .callsTo('chat.postMessage')
+      .find((call) => call.args['thread_ts'] === threadTs && call.args['text'] === 'the results');
+    expect(text?.at).toBeLessThanOrEqual(completed.at);
   });
 });
