@@ -55,7 +55,7 @@ import { tmuxEnvironment } from './tmux/tmux-environment.js';
 import { createDedupeLedger } from './state/create-dedupe-ledger.js';
 import path from 'node:path';
 import { filesRoot } from './slack/files/session-files-dir.js';
-import { sweepSessionFiles } from './slack/files/sweep-session-files.js';
+import { removeSessionFiles, sweepSessionFiles } from './slack/files/sweep-session-files.js';
 
 export interface AppOptions {
   readonly config: Config;
@@ -196,6 +196,14 @@ export async function createApp(options: AppOptions): Promise<App> {
           parseStandingRef(ref) ? standingTargets(ref) : workItemTargets(ref),
       })
     : undefined;
+  // A deleted session's files from Slack go with it (DESIGN §17).
+  listeners.push({
+    deleted: (name) => {
+      removeSessionFiles(paths.root, standingTarget(name)).catch((error: unknown) =>
+        logger.warn({ event: 'files.remove_failed', name, err: error }, 'files not removed'),
+      );
+    },
+  });
   if (slack) {
     listeners.push(slack.listener);
     sinks.push(slack.poster);

@@ -163,6 +163,18 @@ describe('Slack files in (DESIGN §15)', { timeout: 90_000 }, () => {
     const only = await promptEnding(/only\.txt, 7 bytes\)\]$/);
     expect(only.split('\n').slice(1, 2)).toEqual(['']);
     expect(only.split('\n')).toHaveLength(3);
+
+    // Deleting the session removes its files.
+    const deleted = await fixture.cli(['standing', 'delete', 'files']);
+    expect(deleted.exitCode, deleted.stderr).toBe(0);
+    await eventually(
+      () =>
+        stat(folder).then(
+          () => false,
+          () => true,
+        ),
+      { what: "the session's files folder to be removed" },
+    );
   });
 
   it('a plain shell gets no file lines, and the thread is told files go to agent harnesses only', async () => {

@@ -14,7 +14,9 @@
  * FAKE_AGENT_PASTE_SETTLE_MS (an Enter this soon after a paste joins it as a newline, as in Claude
  * Code, whose paste handler waits 100 ms; default 0, recorded as an `enter_absorbed` event).
  * A prompt with a line `FAKE:notify` also fires a permission Notification; one containing
- * `FAKE:exit` makes the agent exit 0 once that turn is answered.
+ * `FAKE:exit` makes the agent exit 0 once that turn is answered. Each line
+ * `FAKE:tool <Name> <JSON input>` is a tool call (PreToolUse, a short run, PostToolUse), and
+ * `FAKE:sleep <ms>` waits between them.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
