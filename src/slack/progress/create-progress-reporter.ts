@@ -99,10 +99,19 @@ export function createProgressReporter(options: {
       warn('slack.progress_dropped', 'chat.postMessage', error);
     } finally {
       turn.posting = false;
+      if (turn.lastSentAt !== undefined) turn.lastSentAt = now();
     }
   };
 
+  /** Waits out the pace from the end of the previous call, which is when Slack last saw one. */
+  const keepPace = async (turn: Turn): Promise<void> => {
+    const wait = (turn.lastSentAt ?? -Infinity) + intervalMs - now();
+    if (wait > 0) await sleep(wait);
+  };
+
   const edit = async (turn: Turn): Promise<void> => {
+    await keepPace(turn);
+    // Still due until here, so states that came during the wait fold into this edit.
     turn.editDue = false;
     const message = turn.message;
     if (!message) return;
@@ -121,6 +130,8 @@ export function createProgressReporter(options: {
       );
     } catch (error) {
       warn('slack.progress_dropped', 'chat.update', error);
+    } finally {
+      turn.lastSentAt = now();
     }
   };
 
@@ -158,8 +169,7 @@ export function createProgressReporter(options: {
       const message = turn.message;
       if (!message) return;
       // The last word is an edit too: it keeps the pace, then is retried until it lands.
-      const wait = (turn.lastSentAt ?? -Infinity) + intervalMs - now();
-      if (wait > 0) await sleep(wait);
+      await keepPace(turn);
       try {
         if (options.mode === 'delete') {
           await callSlack(
