@@ -161,6 +161,7 @@ export function createThreadHandler(options: ThreadHandlerOptions) {
     }
     // eyes: seen; the hourglass while the message waits in the session's queue (DESIGN §17).
     const waiting = react(message, 'eyes').then(() => react(message, 'hourglass_flowing_sand'));
+    // Reactions are for people: the next message in the lane does not wait for them.
     const settle = async (name: string): Promise<void> => {
       await waiting;
       await unreact(message, 'hourglass_flowing_sand');
@@ -168,7 +169,7 @@ export function createThreadHandler(options: ThreadHandlerOptions) {
     };
     const files = await attachedFiles(message, binding.ref);
     if (files.empty) {
-      await settle('warning');
+      void settle('warning');
       return;
     }
     const userNames = Object.fromEntries(
@@ -191,9 +192,9 @@ export function createThreadHandler(options: ThreadHandlerOptions) {
       // Done before the reactions: a crash after this cannot type the message a second time.
       await done();
       if (result.outcome === 'delivered') {
-        await settle('white_check_mark');
+        void settle('white_check_mark');
       } else {
-        await settle('warning');
+        void settle('warning');
         await reply(
           message,
           '⚠️ Typed into the session, but the agent did not confirm it received the message. Check with `!status`.',
@@ -201,7 +202,7 @@ export function createThreadHandler(options: ThreadHandlerOptions) {
       }
     } catch (error) {
       await done();
-      await settle('warning');
+      void settle('warning');
       await reply(message, `⚠️ Not delivered: ${asLoopError(error).message}`);
     }
   };
