@@ -13,6 +13,9 @@ import type { ThreadCommands } from './create-thread-commands.js';
 import type { FileReceiver } from './files/create-file-receiver.js';
 import { withFileLines } from './files/format-file-lines.js';
 
+/** How long a message may take to go in before it shows the hourglass (DESIGN §17). */
+export const queuedAfterMs = 1_000;
+
 /** What the thread handler needs to know of a bound session to hand it files. */
 export type SessionTargetLookup = (
   ref: string,
@@ -159,12 +162,21 @@ export function createThreadHandler(options: ThreadHandlerOptions) {
       await reply(message, await options.commands.run(binding.ref, command));
       return;
     }
-    // eyes: seen; the hourglass while the message waits in the session's queue (DESIGN §17).
-    const waiting = react(message, 'eyes').then(() => react(message, 'hourglass_flowing_sand'));
+    // eyes: seen. The hourglass only when the message is still waiting after a moment (queued
+    // behind a turn, held by a dialog): a message that goes straight in never shows it.
+    const seen = react(message, 'eyes');
+    let hourglass: Promise<void> | undefined;
+    const queued = setTimeout(() => {
+      hourglass = seen.then(() => react(message, 'hourglass_flowing_sand'));
+    }, queuedAfterMs);
     // Reactions are for people: the next message in the lane does not wait for them.
     const settle = async (name: string): Promise<void> => {
-      await waiting;
-      await unreact(message, 'hourglass_flowing_sand');
+      clearTimeout(queued);
+      await seen;
+      if (hourglass) {
+        await hourglass;
+        await unreact(message, 'hourglass_flowing_sand');
+      }
       await react(message, name);
     };
     const files = await attachedFiles(message, binding.ref);

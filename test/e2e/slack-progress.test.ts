@@ -124,6 +124,27 @@ describe('Slack progress: one status message per turn (DESIGN §15)', { timeout:
     expect(slack.callsTo('chat.delete')).toEqual([]);
   });
 
+  it('a message queued behind a running turn shows the hourglass, then the check mark', async () => {
+    slack = await startFakeSlack({ users: { [dana]: { name: 'dana' } } });
+    await startServe('summary');
+    const threadTs = await createAnnounced('queue');
+    await reply(twoToolTurn, threadTs);
+    await slack.waitForCall('chat.postMessage', (call) =>
+      String(call.args['text']).startsWith('⏳'),
+    );
+    const second = slack.messageEvent({ channel, user: dana, text: 'next one', threadTs });
+    await slack.socket.send(slack.eventsApiEnvelope(second));
+    const onSecond = (name: string) => (call: WebApiCall) =>
+      call.args['timestamp'] === second.ts && call.args['name'] === name;
+    const check = await slack.waitForCall('reactions.add', onSecond('white_check_mark'), 30_000);
+    const hourglass = slack.callsTo('reactions.add').find(onSecond('hourglass_flowing_sand'));
+    const removed = slack.callsTo('reactions.remove').find(onSecond('hourglass_flowing_sand'));
+    expect(hourglass).toBeDefined();
+    expect(removed).toBeDefined();
+    expect(hourglass?.at ?? Infinity).toBeLessThanOrEqual(removed?.at ?? 0);
+    expect(removed?.at ?? Infinity).toBeLessThanOrEqual(check.at);
+  });
+
   it('progress delete removes the status message at the end of the turn', async () => {
     slack = await startFakeSlack({ users: { [dana]: { name: 'dana' } } });
     await startServe('delete');

@@ -70,7 +70,7 @@ describe('Slack end to end: the real Bolt app against the fake Slack', () => {
     await slack?.stop();
   });
 
-  it('a thread reply lands in the agent, framed with its author, and gets eyes, the hourglass, then a check mark', async () => {
+  it('a thread reply lands in the agent, framed with its author, and gets eyes then a check mark', async () => {
     slack = await startFakeSlack({ users: { [dana]: { name: 'dana' } } });
     await startServe();
     const threadTs = await createAnnounced('sup');
@@ -90,11 +90,15 @@ describe('Slack end to end: the real Bolt app against the fake Slack', () => {
       10_000,
     );
     const reactions = slack.callsTo('reactions.add').map((call) => call.args['name']);
-    expect(reactions).toEqual(['eyes', 'hourglass_flowing_sand', 'white_check_mark']);
-    // The hourglass comes off before the check mark goes on.
-    expect(slack.callsTo('reactions.remove').map((call) => call.args['name'])).toEqual([
-      'hourglass_flowing_sand',
+    // A slow machine may show the hourglass for a moment; it comes off before the check mark.
+    expect(reactions.filter((name) => name !== 'hourglass_flowing_sand')).toEqual([
+      'eyes',
+      'white_check_mark',
     ]);
+    const removed = slack.callsTo('reactions.remove').map((call) => call.args['name']);
+    expect(removed).toEqual(
+      reactions.includes('hourglass_flowing_sand') ? ['hourglass_flowing_sand'] : [],
+    );
     // The agent's answer (its Stop hook) comes back into the same thread.
     await slack.waitForCall(
       'chat.postMessage',
