@@ -63,6 +63,8 @@ import { createControlModeRunner } from './tmux/create-control-mode-runner.js';
 import { tmuxEnvironment } from './tmux/tmux-environment.js';
 import { createDedupeLedger } from './state/create-dedupe-ledger.js';
 import path from 'node:path';
+import { filesRoot } from './slack/files/session-files-dir.js';
+import { removeSessionFiles, sweepSessionFiles } from './slack/files/sweep-session-files.js';
 
 export interface AppOptions {
   readonly config: Config;
@@ -155,7 +157,10 @@ export async function createApp(options: AppOptions): Promise<App> {
     driver,
     readiness,
     adapters: [
-      createClaudeAdapter({ permissionTimeoutSeconds: config.permissions.timeoutSeconds }),
+      createClaudeAdapter({
+        permissionTimeoutSeconds: config.permissions.timeoutSeconds,
+        filesRoot: filesRoot(paths.root),
+      }),
       createCommandAdapter(),
     ],
     loopCommand: options.loopCommand,
@@ -244,8 +249,17 @@ export async function createApp(options: AppOptions): Promise<App> {
         events,
         logger,
         permissions,
+        sessionTarget: resolveTarget,
       })
     : undefined;
+  // A deleted session's files from Slack go with it (DESIGN §17).
+  listeners.push({
+    deleted: (name) => {
+      removeSessionFiles(paths.root, standingTarget(name)).catch((error: unknown) =>
+        logger.warn({ event: 'files.remove_failed', name, err: error }, 'files not removed'),
+      );
+    },
+  });
   if (slack) {
     listeners.push(slack.listener);
     sinks.push(slack.poster);
@@ -327,6 +341,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       permissionHook: createPermissionHook(permissions),
       permissionRequestOpen: (ref) => permissions.hasOpenRequest(ref),
       endPermissionRequests: (ref) => permissions.expireRef(ref, 'terminal'),
+      ...(slack ? { progress: slack.progress } : {}),
     }),
     ...permissionRoutes(permissions),
   ];
@@ -353,6 +368,12 @@ export async function createApp(options: AppOptions): Promise<App> {
     async start() {
       await server.start();
       await pruneDedupe();
+      await sweepSessionFiles(paths.root, Date.now()).then(
+        (removed) => {
+          if (removed) logger.info({ event: 'files.swept', removed }, 'removed old files');
+        },
+        (error: unknown) => logger.warn({ event: 'files.sweep_failed', err: error }, 'not swept'),
+      );
       pruneTimer = setInterval(() => void pruneDedupe(), 6 * 60 * 60 * 1000);
       pruneTimer.unref();
       if (http) await http.start();

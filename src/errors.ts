@@ -29,6 +29,8 @@ export const errorCodes = {
   delivery_failed: 500,
   slack_failed: 502,
   github_failed: 502,
+  file_too_large: 413,
+  file_download_failed: 502,
   state_corrupt: 500,
   delivery_cancelled: 409,
   internal: 500,

@@ -39,6 +39,8 @@ export interface FlagSpec {
   /** The placeholder of the value the flag takes; none for a switch. */
   readonly value?: string;
   readonly help: string;
+  /** May be given more than once; the values are kept in order. */
+  readonly repeatable?: boolean;
 }
 
 export interface CommandSpec {
@@ -194,7 +196,14 @@ export const commandSpecs: readonly CommandSpec[] = [
     usage: 'post [TEXT | -] [--file F]',
     summary: 'from inside a session: reply to the people it works for',
     args: [optionalText],
-    flags: [{ name: 'file', value: 'F', help: 'post the contents of this file' }],
+    flags: [
+      {
+        name: 'file',
+        value: 'F',
+        help: 'attach this file (repeatable): uploaded to Slack; on GitHub a text file up to 60 KB',
+        repeatable: true,
+      },
+    ],
     json: true,
     notes: [
       'Needs THE_LOOP_SESSION_TOKEN and THE_LOOP_SOCKET, which the-loop sets in its sessions.',

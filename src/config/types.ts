@@ -72,6 +72,9 @@ export interface Config {
     readonly authorizedUsers: readonly string[];
     /** Who may answer permission requests (DESIGN §14); resolved to authorizedUsers when left out. */
     readonly approvers: readonly string[];
+    /** What a turn's status message becomes at Stop; `off`: no status message (DESIGN §15). */
+    readonly progress: 'summary' | 'delete' | 'off';
+    readonly files: { readonly maxBytes: number };
   };
   readonly github: {
     readonly repos: readonly { readonly repo: string; readonly path: string }[];

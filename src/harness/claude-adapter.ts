@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
+import { ensurePrivateDir } from '../state/ensure-private-dir.js';
 import { writeFileAtomic } from '../state/write-file-atomic.js';
 import type { HarnessAdapter, LaunchContext } from './harness-adapter.js';
 import { claudeHookTable, claudeHooksVersion, claudeSettings } from './claude-settings.js';
@@ -10,7 +11,12 @@ import { claudeHookTable, claudeHooksVersion, claudeSettings } from './claude-se
  * next to the session's state, so they survive in the harness without touching the user's config.
  */
 export function createClaudeAdapter(
-  options: { newId?: () => string; permissionTimeoutSeconds?: number } = {},
+  options: {
+    newId?: () => string;
+    permissionTimeoutSeconds?: number;
+    /** `<state.root>/files`: each session may read the files people sent it from its folder here. */
+    filesRoot?: string;
+  } = {},
 ): HarnessAdapter {
   const newId = options.newId ?? randomUUID;
   const hooks = claudeHookTable(options.permissionTimeoutSeconds);
@@ -22,6 +28,12 @@ export function createClaudeAdapter(
         settingsPath,
         `${JSON.stringify(claudeSettings(context.loopCommand, hooks), null, 2)}\n`,
       );
+      const filesDir =
+        options.filesRoot === undefined
+          ? undefined
+          : path.join(options.filesRoot, context.tmuxName);
+      // Claude Code reads only under its cwd and added directories; files from Slack land here.
+      if (filesDir !== undefined) await ensurePrivateDir(filesDir);
       const resuming = context.conversationId !== undefined;
       const conversationId = context.conversationId ?? newId();
       return {
@@ -32,6 +44,7 @@ export function createClaudeAdapter(
           ...(resuming ? ['--resume', conversationId] : ['--session-id', conversationId]),
           '--settings',
           settingsPath,
+          ...(filesDir === undefined ? [] : ['--add-dir', filesDir]),
         ],
         conversationId,
         resuming,

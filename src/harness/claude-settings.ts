@@ -36,6 +36,9 @@ export function claudeHookTable(
     { event: 'UserPromptSubmit', waitSeconds: quickHookWaitSeconds },
     { event: 'Stop', waitSeconds: quickHookWaitSeconds },
     { event: 'Notification', waitSeconds: quickHookWaitSeconds },
+    // Progress in the session's Slack thread (DESIGN §15).
+    { event: 'PreToolUse', waitSeconds: quickHookWaitSeconds },
+    { event: 'PostToolUse', waitSeconds: quickHookWaitSeconds },
     {
       event: 'PermissionRequest',
       waitSeconds: permissionTimeoutSeconds + permissionTimeoutMarginSeconds,

@@ -37,6 +37,9 @@ const botScopes = [
   // conversations.info: the channel name in a message's frame.
   'channels:read',
   'groups:read',
+  // Files people attach in a thread reach the agent; files the agent posts reach the thread (§15).
+  'files:read',
+  'files:write',
 ] as const;
 
 const botEvents = ['message.channels', 'message.groups', 'message.im', 'app_mention'] as const;

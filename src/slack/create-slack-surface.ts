@@ -11,6 +11,8 @@ import type { WorkItemListener } from '../workitems/create-workitem-service.js';
 import { createDedupeLedger } from '../state/create-dedupe-ledger.js';
 import { createInbox } from '../state/create-inbox.js';
 import type { StatePaths } from '../state/state-paths.js';
+import type { ProgressSink } from '../api/routes/session-routes.js';
+import { createProgressReporter } from './progress/create-progress-reporter.js';
 import { createBoltLogger } from './bolt-logger.js';
 import { createAnnouncer } from './create-announcer.js';
 import { createChannelPacer } from './create-channel-pacer.js';
@@ -23,7 +25,8 @@ import { createSlashHandler } from './create-slash-handler.js';
 import { createPermissionSlack } from './create-permission-slack.js';
 import { createSocketReceiver } from './create-socket-receiver.js';
 import { createThreadCommands } from './create-thread-commands.js';
-import { createThreadHandler } from './create-thread-handler.js';
+import { createThreadHandler, type SessionTargetLookup } from './create-thread-handler.js';
+import { createFileReceiver } from './files/create-file-receiver.js';
 import { dedupeIds, isSlackInboxMessage, type SlackInboxMessage } from './slack-inbox-message.js';
 import { createThreadBindings } from './thread-bindings.js';
 import { toInboxMessage } from './to-inbox-message.js';
@@ -37,6 +40,8 @@ export interface SlackCredentials {
 
 export interface SlackSurface {
   readonly poster: ReplySink;
+  /** The status message of each running turn in the session's thread (DESIGN §15). */
+  readonly progress: ProgressSink;
   readonly listener: StandingListener & WorkItemListener;
   /** HTTP mode only: served by the shared http listener. */
   readonly httpRoutes: Readonly<Record<string, RequestListener>>;
@@ -59,6 +64,8 @@ export function createSlackSurface(options: {
   readonly postIntervalMs?: number;
   /** Permission requests are posted in their session's thread and answered there (DESIGN §14). */
   readonly permissions?: PermissionRegistry;
+  /** The session a ref names (for files from Slack: its folder, and whether it is an agent). */
+  readonly sessionTarget?: SessionTargetLookup;
 }): SlackSurface {
   const { config, credentials, paths, events } = options;
   const logger = options.logger.child({ surface: 'slack' });
@@ -130,6 +137,18 @@ export function createSlackSurface(options: {
     authorizedUsers: config.slack.authorizedUsers,
     ...(permissionSlack ? { permissionCommand: permissionSlack.threadCommand } : {}),
     logger,
+    ...(options.sessionTarget
+      ? {
+          sessionTarget: options.sessionTarget,
+          receiveFiles: createFileReceiver({
+            botToken: credentials.botToken,
+            apiUrl: credentials.apiUrl,
+            maxBytes: config.slack.files.maxBytes,
+            stateRoot: paths.root,
+            logger,
+          }),
+        }
+      : {}),
   });
   const processor = createInboxProcessor<SlackInboxMessage>({
     laneOf: (message) => `${message.channel}/${message.threadTs}`,
@@ -222,6 +241,12 @@ export function createSlackSurface(options: {
       client: app.client,
       bindings,
       pacer: createChannelPacer({ intervalMs: options.postIntervalMs ?? 1_000 }),
+      logger,
+    }),
+    progress: createProgressReporter({
+      client: app.client,
+      bindings,
+      mode: config.slack.progress,
       logger,
     }),
     listener: announcer,

@@ -83,6 +83,7 @@ export function createTurns(options) {
       say: options.say,
       openDialog: options.openDialog ?? (() => undefined),
     });
+    await runScriptedTools(prompt, turn);
     // A line `FAKE:turn-ms <n>` makes this one turn last that long (the boot turn stays quick).
     const slow = /^FAKE:turn-ms (\d+)$/m.exec(prompt);
     await turn.wait(slow ? Number(slow[1]) : options.turnMs);
@@ -106,6 +107,41 @@ export function createTurns(options) {
     // Once per answered turn, as Claude Code does (not after an interrupted one: no Stop).
     if ((options.idlePromptMs ?? 0) > 0) idleTimer = setTimeout(idleNotice, options.idlePromptMs);
     if (prompt.includes('FAKE:exit')) options.exit();
+  }
+
+  /**
+   * Scripted tool calls, in prompt order: a line `FAKE:run <Name> <JSON input>` runs PreToolUse,
+   * a short "tool run" and PostToolUse, as Claude Code does around each tool; `FAKE:sleep <ms>`
+   * waits between them.
+   *
+   * @param {string} prompt
+   * @param {Turn} turn
+   */
+  async function runScriptedTools(prompt, turn) {
+    for (const line of prompt.split('\n').map((each) => each.trim())) {
+      const sleep = /^FAKE:sleep (\d+)$/.exec(line);
+      if (sleep) await turn.wait(Number(sleep[1]));
+      const tool = /^FAKE:run (\S+)(?: (.*))?$/.exec(line);
+      if (!tool || turn.cancelled) continue;
+      const name = tool[1] ?? 'Bash';
+      /** @type {unknown} */
+      let input = {};
+      try {
+        input = JSON.parse(tool[2] ?? '{}');
+      } catch {
+        input = { command: tool[2] ?? '' };
+      }
+      const call = { ...base, tool_name: name, tool_input: input, tool_use_id: randomUUID() };
+      await options.hooks.run('PreToolUse', { ...call, hook_event_name: 'PreToolUse' }, name);
+      options.say(`● ${name}`);
+      await turn.wait(100);
+      const response = { stdout: '', stderr: '', interrupted: false };
+      await options.hooks.run(
+        'PostToolUse',
+        { ...call, hook_event_name: 'PostToolUse', tool_response: response },
+        name,
+      );
+    }
   }
 
   return {

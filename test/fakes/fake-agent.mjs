@@ -18,8 +18,9 @@
  * answer, unless a prompt comes first; Claude Code waits 60 s; default 0 = never).
  * A prompt with a line `FAKE:notify` also fires a permission Notification; one containing
  * `FAKE:exit` makes the agent exit 0 once that turn is answered; `FAKE:turn-ms <n>` makes that
- * turn last n ms; `FAKE:tool <Tool> <arg>` lines
- * ask for permission through the PermissionRequest hook (see fake-agent-tools.mjs).
+ * turn last n ms. `FAKE:tool <Tool> <arg>` lines ask for permission through the PermissionRequest
+ * hook (see fake-agent-tools.mjs); each line `FAKE:run <Name> <JSON input>` is an allowed tool call
+ * (PreToolUse, a short run, PostToolUse), and `FAKE:sleep <ms>` waits between them.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';

@@ -29,26 +29,37 @@ export interface RealClaude {
   dispose(): Promise<void>;
 }
 
-export async function startRealClaude(): Promise<RealClaude> {
+export async function startRealClaude(
+  options: {
+    /** More of serve's config (Slack, permissions), laid over the tier's own. */
+    readonly config?: Record<string, unknown>;
+    /** serve's environment (Slack tokens and the fake Slack's URL). */
+    readonly env?: Record<string, string>;
+  } = {},
+): Promise<RealClaude> {
   const fake = await startFakeAnthropic();
   const binary = claudeCodeBinary();
   let home = '';
-  const serve = await createServeFixture(({ dir }) => {
-    home = path.join(dir, 'claude-home');
-    const env = claudeEnv({ home, baseUrl: fake.url });
-    return {
-      harnesses: {
-        claude: {
-          kind: 'claude',
-          command: 'env',
-          args: [...Object.entries(env).map(([name, value]) => `${name}=${value}`), binary],
+  const serve = await createServeFixture(
+    ({ dir }) => {
+      home = path.join(dir, 'claude-home');
+      const env = claudeEnv({ home, baseUrl: fake.url });
+      return {
+        harnesses: {
+          claude: {
+            kind: 'claude',
+            command: 'env',
+            args: [...Object.entries(env).map(([name, value]) => `${name}=${value}`), binary],
+          },
         },
-      },
-      defaults: { harness: 'claude', cwd: 'work' },
-      // The product's defaults: the tier measures what a user gets, not a tuned test setup.
-      delivery: {},
-    };
-  });
+        defaults: { harness: 'claude', cwd: 'work' },
+        // The product's defaults: the tier measures what a user gets, not a tuned test setup.
+        delivery: {},
+        ...options.config,
+      };
+    },
+    { ...(options.env ? { env: options.env } : {}) },
+  );
   const work = path.join(serve.dir, 'work');
   const untrusted = path.join(serve.dir, 'untrusted');
   await mkdir(untrusted, { recursive: true });

@@ -5,6 +5,7 @@ import { claudeHookAnswer } from '../../harness/claude-hook-answer.js';
 import { readLastAssistantMessage } from '../../harness/read-last-assistant-message.js';
 import type { Logger } from '../../log/create-logger.js';
 import { notificationNotice } from '../../replies/notification-notice.js';
+import { readOutgoingFiles } from '../../replies/read-outgoing-files.js';
 import type { ReplyRouter } from '../../replies/reply-router.js';
 import type { Route } from '../route.js';
 import { objectBody } from './standing-routes.js';
@@ -20,6 +21,8 @@ export const hookEvents = [
   'Stop',
   'Notification',
   'PermissionRequest',
+  'PreToolUse',
+  'PostToolUse',
 ] as const;
 
 /** The one hook that blocks (DESIGN §14): it answers with the JSON Claude Code reads on stdout. */
@@ -28,6 +31,24 @@ export type PermissionHook = (
   payload: Record<string, unknown>,
   signal: AbortSignal | undefined,
 ) => Promise<Record<string, unknown>>;
+
+/**
+ * Where a turn's progress goes (the Slack status message, DESIGN §15). Each call only records the
+ * new state and returns: what it sends, it sends off the hook's path.
+ */
+export interface ProgressSink {
+  turnStarted(ref: string): void;
+  toolStarted(ref: string, tool: string, input: unknown): void;
+  toolFinished(ref: string, tool: string, input: unknown): void;
+  turnEnded(ref: string): void;
+}
+
+const noProgress: ProgressSink = {
+  turnStarted: () => undefined,
+  toolStarted: () => undefined,
+  toolFinished: () => undefined,
+  turnEnded: () => undefined,
+};
 
 /**
  * Routes a session calls from inside its pane: `the-loop post` and Claude Code's hooks. The token
@@ -50,6 +71,7 @@ export function sessionRoutes(options: {
    * after someone answered the dialog in the terminal, so a Stop is how that answer shows.
    */
   readonly endPermissionRequests?: (ref: string) => void;
+  readonly progress?: ProgressSink;
 }): Route[] {
   const { directory, readiness, confirmations, replies, logger } = options;
   const permissionRequestOpen = options.permissionRequestOpen ?? (() => false);
@@ -73,6 +95,9 @@ export function sessionRoutes(options: {
     }
     if (text?.trim()) await replies.post(ref, text, 'reply');
   };
+  const progress = options.progress ?? noProgress;
+  const toolName = (payload: Record<string, unknown>): string =>
+    typeof payload['tool_name'] === 'string' ? payload['tool_name'] : 'tool';
 
   const caller = async (token: string | undefined) => {
     if (!token) {
@@ -105,6 +130,7 @@ export function sessionRoutes(options: {
     },
     UserPromptSubmit: async (session, payload) => {
       const prompt = typeof payload['prompt'] === 'string' ? payload['prompt'] : '';
+      progress.turnStarted(session.ref);
       readiness.signal(session.tmuxName, 'prompt', session.ref);
       return { accepted: true, confirmed: confirmations.report(session.tmuxName, prompt) > 0 };
     },
@@ -114,6 +140,15 @@ export function sessionRoutes(options: {
       // The hook must return at once: reading the transcript (a path the payload chose) and
       // posting (which may wait on Slack's pace) both happen after the answer.
       void replyToStop(session.ref, payload);
+      progress.turnEnded(session.ref);
+      return { accepted: true };
+    },
+    PreToolUse: async (session, payload) => {
+      progress.toolStarted(session.ref, toolName(payload), payload['tool_input']);
+      return { accepted: true };
+    },
+    PostToolUse: async (session, payload) => {
+      progress.toolFinished(session.ref, toolName(payload), payload['tool_input']);
       return { accepted: true };
     },
     Notification: async (session, payload) => {
@@ -147,14 +182,16 @@ export function sessionRoutes(options: {
       auth: 'session',
       handler: async ({ body, sessionToken }) => {
         const session = await caller(sessionToken);
-        const text = objectBody(body)['text'];
-        if (typeof text !== 'string' || text.trim() === '') {
+        const fields = objectBody(body);
+        const files = await readOutgoingFiles(fields['files']);
+        const text = fields['text'] ?? '';
+        if (typeof text !== 'string' || (text.trim() === '' && files.length === 0)) {
           throw new LoopError(
             'empty_message',
-            'nothing to post; pass the text as an argument or on stdin',
+            'nothing to post; pass the text as an argument or on stdin, or attach a --file',
           );
         }
-        return { status: 200, body: await replies.post(session.ref, text, 'reply') };
+        return { status: 200, body: await replies.post(session.ref, text, 'reply', files) };
       },
     },
     {

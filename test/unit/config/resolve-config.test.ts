@@ -370,6 +370,8 @@ describe('resolveConfig defaults', () => {
         command: '/loop',
         authorizedUsers: [],
         approvers: [],
+        progress: 'summary',
+        files: { maxBytes: 20971520 },
       },
       github: {
         repos: [],

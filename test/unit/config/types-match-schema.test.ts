@@ -57,6 +57,8 @@ const everyKey: DeepRequired<Config> = {
     command: '/loop',
     authorizedUsers: [],
     approvers: [],
+    progress: 'summary',
+    files: { maxBytes: 20971520 },
   },
   github: {
     repos: [{ repo: 'octo/repo', path: '/srv/repo' }],

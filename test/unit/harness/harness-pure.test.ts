@@ -1,4 +1,4 @@
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -56,6 +56,8 @@ describe('claude adapter', () => {
     expect(Object.keys(settings.hooks).sort()).toEqual([
       'Notification',
       'PermissionRequest',
+      'PostToolUse',
+      'PreToolUse',
       'SessionStart',
       'Stop',
       'UserPromptSubmit',
@@ -73,6 +75,21 @@ describe('claude adapter', () => {
       ' PermissionRequest 615 ',
     );
     expect(settings.hooks['PermissionRequest']?.[0]?.hooks[0]?.timeout).toBe(619);
+  });
+
+  it("gives Claude Code the session's files folder with --add-dir, created private", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'loop-harness-'));
+    const filesRoot = path.join(dir, 'files');
+    const plan = await createClaudeAdapter({ newId: () => 'uuid-2', filesRoot }).plan({
+      tmuxName: 'loop-standing-b',
+      harness: claude,
+      args: [],
+      loopCommand: ['/usr/bin/node', '/opt/bin/the-loop'],
+      harnessDir: dir,
+    });
+    const folder = path.join(filesRoot, 'loop-standing-b');
+    expect(plan.argv.slice(-2)).toEqual(['--add-dir', folder]);
+    expect((await stat(folder)).mode & 0o777).toBe(0o700);
   });
 
   it('resumes a known conversation with --resume', async () => {

@@ -8,7 +8,7 @@ import {
 import { createMemoryEventLog } from '../../../src/state/memory-event-log.js';
 import { captureLogger } from '../../helpers/capture-logger.js';
 
-const dialog: AgentScreen = { dialog: 'permission', busy: false, queued: false };
+const dialog: AgentScreen = { box: undefined, dialog: 'permission', busy: false, queued: false };
 const box: AgentScreen = { box: '', busy: true, queued: false };
 
 describe('judgeLook', () => {
