@@ -117,10 +117,50 @@ describe.skipIf(unavailable !== undefined)('permission requests with the real Cl
     expect(existsSync(marker)).toBe(false);
   });
 
+  it('a message sent while the dialog is open waits; a key in the terminal ends the request', async () => {
+    const marker = path.join(claude.work, 'approved-in-the-terminal');
+    claude.fake.script(
+      toolUse('Bash', { command: `touch ${marker}`, description: 'Make a file' }),
+      text('Done in the terminal.'),
+    );
+    await waitForTurns(claude.serve, 'standing:perm', 3);
+    const said = await claude.serve.cli(['standing', 'say', 'perm', 'make it in the terminal']);
+    expect(said.exitCode, said.stderr).toBe(0);
+    const request = await openRequest('the terminal request');
+    // Typed into the dialog, its Enter would pick "Yes": the-loop holds it instead.
+    const held = claude.serve.cli(['standing', 'say', 'perm', 'a message for later']);
+    await eventMatching(
+      claude,
+      (event) => event.event === 'delivery.held' && event.reason === 'permission',
+      'delivery.held (permission)',
+    );
+    expect(existsSync(marker)).toBe(false);
+    await execa('tmux', [
+      '-L',
+      claude.serve.socket,
+      'send-keys',
+      '-t',
+      '=loop-standing-perm:',
+      '1',
+    ]);
+    await eventMatching(
+      claude,
+      (event) =>
+        event.event === 'permission.expired' &&
+        event.id === request.id &&
+        event.reason === 'terminal',
+      'permission.expired (terminal)',
+    );
+    expect(existsSync(marker)).toBe(true);
+    expect((await held).exitCode).toBe(0);
+    await claude.requestWith('a message for later');
+  });
+
   it("timeout: no decision leaves Claude Code's own dialog, and nothing is approved", async () => {
     const marker = path.join(claude.work, 'never-decided');
     claude.fake.script(toolUse('Bash', { command: `touch ${marker}`, description: 'Make a file' }));
-    await waitForTurns(claude.serve, 'standing:perm', 3);
+    // The held message may join the running turn (Claude Code injects it) or get one of its own.
+    await waitForTurns(claude.serve, 'standing:perm', 4);
     const said = await claude.serve.cli(['standing', 'say', 'perm', 'one more file']);
     expect(said.exitCode, said.stderr).toBe(0);
     const request = await openRequest('the third request');
