@@ -7,7 +7,8 @@ import type { Config } from './config/types.js';
 import { createConfirmationTracker } from './delivery/confirmation-tracker.js';
 import { createKeyedQueue } from './concurrency/keyed-queue.js';
 import { createExitWatcher } from './sessions/create-exit-watcher.js';
-import { createDeliveryCore, type DeliveryTarget } from './delivery/create-delivery-core.js';
+import { createDeliveryCore } from './delivery/create-delivery-core.js';
+import { resolveByRefKind } from './delivery/resolve-by-ref-kind.js';
 import { createAgentStates } from './delivery/agent-states.js';
 import { createDeliveryLedger } from './delivery/delivery-ledger.js';
 import { deliveryRoutes } from './api/routes/delivery-routes.js';
@@ -51,6 +52,7 @@ import {
   createWorkItemService,
   type WorkItemListener,
 } from './workitems/create-workitem-service.js';
+import { createWorkItemTargets } from './workitems/create-workitem-targets.js';
 import { isWorkItemRecord } from './workitems/workitem-types.js';
 import type { ReplySink } from './replies/reply-router.js';
 import { createExecaTmuxRunner } from './tmux/tmux-runner.js';
@@ -119,17 +121,16 @@ export async function createApp(options: AppOptions): Promise<App> {
   const workItemStore = cacheRecordStore(
     createRecordStore({ dir: paths.workitems, validate: isWorkItemRecord, logger }),
   );
-  const standingTargets = createStandingTargets({ config, store, owner });
-  // Bound below, once the work-item service exists; the core only calls it per delivery.
-  let workItemTargets: (ref: string) => Promise<DeliveryTarget> = async (ref) => {
-    throw new LoopError('invalid_ref', `\`${ref}\` is not a session ref`);
-  };
+  const targets = resolveByRefKind({
+    standing: createStandingTargets({ config, store, owner }),
+    workItem: createWorkItemTargets({ config, store: workItemStore, owner }),
+  });
   // One lock per ref for the session lifecycle and the paste + Enter of a delivery.
   const lifecycle = createKeyedQueue();
   let noticeExit: (ref: string, exitStatus: number | undefined) => void = () => undefined;
   const delivery = createDeliveryCore({
     driver,
-    resolve: (ref) => (parseStandingRef(ref) ? standingTargets(ref) : workItemTargets(ref)),
+    resolve: targets,
     states: readiness,
     confirmations,
     events,
@@ -190,7 +191,6 @@ export async function createApp(options: AppOptions): Promise<App> {
     listeners,
     lifecycle,
   });
-  workItemTargets = (ref) => workItems.resolveTarget(ref);
   noticeExit = (ref, exitStatus) => {
     const name = parseStandingRef(ref);
     void (name ? standing.markExited(name, exitStatus) : workItems.markExited(ref, exitStatus));
