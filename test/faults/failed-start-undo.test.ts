@@ -49,9 +49,9 @@ describe('a start whose record cannot be written', () => {
 
       const failed = await serve.cli(['standing', 'create', 'orphan']);
       expect(failed.exitCode).toBe(1);
+      expect(await tmuxSessions(serve)).not.toContain('loop-standing-orphan');
       expect(failed.stderr).toMatch(/record could not be written \(ENOSPC\)/);
       expect(failed.stderr).toMatch(/free space under the state root/);
-      expect(await tmuxSessions(serve)).not.toContain('loop-standing-orphan');
       const spawnFailed = (await eventsOf(serve)).filter(
         (entry) => entry.event === 'standing.spawn_failed',
       );
