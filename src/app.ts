@@ -12,7 +12,8 @@ import type { Config } from './config/types.js';
 import { createConfirmationTracker } from './delivery/confirmation-tracker.js';
 import { createKeyedQueue } from './concurrency/keyed-queue.js';
 import { createExitWatcher } from './sessions/create-exit-watcher.js';
-import { createDeliveryCore, type DeliveryTarget } from './delivery/create-delivery-core.js';
+import { createDeliveryCore } from './delivery/create-delivery-core.js';
+import { resolveByRefKind } from './delivery/resolve-by-ref-kind.js';
 import { createAgentStates } from './delivery/agent-states.js';
 import { createDeliveryLedger } from './delivery/delivery-ledger.js';
 import { deliveryRoutes } from './api/routes/delivery-routes.js';
@@ -56,6 +57,7 @@ import {
   createWorkItemService,
   type WorkItemListener,
 } from './workitems/create-workitem-service.js';
+import { createWorkItemTargets } from './workitems/create-workitem-targets.js';
 import { isWorkItemRecord } from './workitems/workitem-types.js';
 import type { ReplySink } from './replies/reply-router.js';
 import { createExecaTmuxRunner } from './tmux/tmux-runner.js';
@@ -131,19 +133,16 @@ export async function createApp(options: AppOptions): Promise<App> {
   const workItemStore = cacheRecordStore(
     createRecordStore({ dir: paths.workitems, validate: isWorkItemRecord, logger }),
   );
-  const standingTargets = createStandingTargets({ config, store, owner });
-  // Bound below, once the work-item service exists; the core only calls it per delivery.
-  let workItemTargets: (ref: string) => Promise<DeliveryTarget> = async (ref) => {
-    throw new LoopError('invalid_ref', `\`${ref}\` is not a session ref`);
-  };
+  const targets = resolveByRefKind({
+    standing: createStandingTargets({ config, store, owner }),
+    workItem: createWorkItemTargets({ config, store: workItemStore, owner }),
+  });
   // One lock per ref for the session lifecycle and the paste + Enter of a delivery.
   const lifecycle = createKeyedQueue();
   let noticeExit: (ref: string, exitStatus: number | undefined) => void = () => undefined;
-  const resolveTarget = (ref: string): Promise<DeliveryTarget> =>
-    parseStandingRef(ref) ? standingTargets(ref) : workItemTargets(ref);
   const delivery = createDeliveryCore({
     driver,
-    resolve: resolveTarget,
+    resolve: targets,
     states: readiness,
     confirmations,
     events,
@@ -216,7 +215,6 @@ export async function createApp(options: AppOptions): Promise<App> {
     }),
     permissions,
   );
-  workItemTargets = (ref) => workItems.resolveTarget(ref);
   noticeExit = (ref, exitStatus) => {
     const name = parseStandingRef(ref);
     void (name ? standing.markExited(name, exitStatus) : workItems.markExited(ref, exitStatus));
@@ -230,7 +228,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const terminalAnswers = watchTerminalAnswers({
     registry: permissions,
     look: async (ref) => {
-      const target = await resolveTarget(ref);
+      const target = await targets(ref);
       return target.screen?.(await driver.capture(target.tmuxName));
     },
     intervalMs: 1_000,
@@ -249,7 +247,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         events,
         logger,
         permissions,
-        sessionTarget: resolveTarget,
+        sessionTarget: targets,
       })
     : undefined;
   // A deleted session's files from Slack go with it (DESIGN §17).
