@@ -20,9 +20,9 @@ import { deliveryRoutes } from './api/routes/delivery-routes.js';
 import { LoopError } from './errors.js';
 import { createClaudeAdapter } from './harness/claude-adapter.js';
 import { createCommandAdapter } from './harness/command-adapter.js';
-import { createSessionLauncher } from './harness/create-session-launcher.js';
-import { createSessionStarter } from './harness/create-session-starter.js';
-import { createSessionTokens } from './harness/session-tokens.js';
+import { createHarnessLauncher } from './sessions/create-harness-launcher.js';
+import { createSessionStarter } from './sessions/create-session-starter.js';
+import { createSessionTokens } from './sessions/session-tokens.js';
 import type { Logger } from './log/create-logger.js';
 import {
   parseStandingRef,
@@ -152,7 +152,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     lifecycle,
     onExited: (ref, exitStatus) => noticeExit(ref, exitStatus),
   });
-  const launcher = createSessionLauncher({
+  const launcher = createHarnessLauncher({
     driver,
     readiness,
     adapters: [

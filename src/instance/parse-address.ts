@@ -1,5 +1,5 @@
-import { codePointBefore } from '../github/comment/code-point-before.js';
-import { stripNonProse } from '../github/comment/strip-non-prose.js';
+import { codePointBefore } from '../text/code-point-before.js';
+import { stripNonProse } from '../text/strip-non-prose.js';
 import { isValidName } from '../refs.js';
 import { safeLogToken } from './safe-log-token.js';
 

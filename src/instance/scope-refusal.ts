@@ -1,15 +1,23 @@
 import type { InstanceConfig, ScopeMode } from '../config/types.js';
-import type { KeywordResult } from '../github/comment/parse-keyword-command.js';
 import { isValidName, workItemRef, type WorkItemRef } from '../refs.js';
 import type { RefusalOutcome } from './decide-scope.js';
 import type { AddressResult } from './parse-address.js';
 import { safeLogToken } from './safe-log-token.js';
 
+/**
+ * What the comment asked for, as the keyword parser read it. A plain shape of its own, so that
+ * instance/ stays below the surfaces that parse comments.
+ */
+export type CommandSeen =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'command'; readonly command: 'start' | 'stop' }
+  | { readonly kind: 'ambiguous' };
+
 export interface ScopeRefusalInput {
   readonly reason: RefusalOutcome;
   readonly instance: InstanceConfig;
   readonly address: AddressResult;
-  readonly command: KeywordResult;
+  readonly command: CommandSeen;
   /** The comment author's login. */
   readonly actor: string;
   readonly workItem: WorkItemRef;

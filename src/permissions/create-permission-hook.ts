@@ -1,7 +1,13 @@
-import type { PermissionHook } from '../api/routes/session-routes.js';
 import type { PermissionRegistry } from './create-permission-registry.js';
 import { hookDecision } from './hook-decision.js';
 import { readPermissionRequest } from './read-permission-request.js';
+
+/** The one hook that blocks (DESIGN §14): it answers with the JSON Claude Code reads on stdout. */
+export type PermissionHook = (
+  session: { ref: string; tmuxName: string },
+  payload: Record<string, unknown>,
+  signal: AbortSignal | undefined,
+) => Promise<Record<string, unknown>>;
 
 /**
  * serve's side of Claude Code's PermissionRequest hook (DESIGN §14): opens a request and holds

@@ -6,8 +6,8 @@ import type {
   SessionStarter,
   StartSpec,
   StartedSession,
-} from '../harness/create-session-starter.js';
-import type { SessionTokens } from '../harness/session-tokens.js';
+} from '../sessions/create-session-starter.js';
+import type { SessionTokens } from './session-tokens.js';
 import { errnoCode } from '../state/errno-code.js';
 import type { RecordStore } from '../state/record-store.js';
 import { paneInfoFor } from '../tmux/pane-state-for.js';

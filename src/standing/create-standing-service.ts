@@ -5,8 +5,8 @@ import { createKeyedQueue, type KeyedQueue } from '../concurrency/keyed-queue.js
 import type { AgentStates } from '../delivery/agent-states.js';
 import { LoopError, asLoopError } from '../errors.js';
 import { bootPrompt, standingBootDirective } from '../harness/boot-directive.js';
-import type { SessionStarter } from '../harness/create-session-starter.js';
-import type { SessionTokens } from '../harness/session-tokens.js';
+import type { SessionStarter } from '../sessions/create-session-starter.js';
+import type { SessionTokens } from '../sessions/session-tokens.js';
 import { isValidName, nameProblem, standingRef, standingTarget } from '../refs.js';
 import {
   createSessionLifecycle,

@@ -3,8 +3,8 @@ import type { DeliveryTarget, EventSink } from '../delivery/create-delivery-core
 import type { KeyedQueue } from '../concurrency/keyed-queue.js';
 import type { AgentStates } from '../delivery/agent-states.js';
 import { LoopError } from '../errors.js';
-import type { SessionStarter } from '../harness/create-session-starter.js';
-import type { SessionTokens } from '../harness/session-tokens.js';
+import type { SessionStarter } from '../sessions/create-session-starter.js';
+import type { SessionTokens } from '../sessions/session-tokens.js';
 import {
   parseWorkItemRef,
   workItemRef,

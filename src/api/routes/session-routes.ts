@@ -9,6 +9,7 @@ import { readOutgoingFiles } from '../../replies/read-outgoing-files.js';
 import type { ReplyRouter } from '../../replies/reply-router.js';
 import type { Route } from '../route.js';
 import { objectBody } from './standing-routes.js';
+import type { PermissionHook } from '../../permissions/create-permission-hook.js';
 
 /** Who a session token belongs to; the only way a session's words get attributed to it. */
 export interface SessionDirectory {
@@ -24,13 +25,6 @@ export const hookEvents = [
   'PreToolUse',
   'PostToolUse',
 ] as const;
-
-/** The one hook that blocks (DESIGN §14): it answers with the JSON Claude Code reads on stdout. */
-export type PermissionHook = (
-  session: { ref: string; tmuxName: string },
-  payload: Record<string, unknown>,
-  signal: AbortSignal | undefined,
-) => Promise<Record<string, unknown>>;
 
 /**
  * Where a turn's progress goes (the Slack status message, DESIGN §15). Each call only records the

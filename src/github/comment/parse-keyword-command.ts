@@ -1,6 +1,6 @@
 import { LoopError } from '../../errors.js';
-import { codePointBefore } from './code-point-before.js';
-import { stripNonProse } from './strip-non-prose.js';
+import { codePointBefore } from '../../text/code-point-before.js';
+import { stripNonProse } from '../../text/strip-non-prose.js';
 
 export type KeywordCommand = 'start' | 'stop';
 

@@ -1,6 +1,6 @@
 import type { PermissionVerdict } from '../../permissions/permission-types.js';
-import { codePointBefore } from './code-point-before.js';
-import { stripNonProse } from './strip-non-prose.js';
+import { codePointBefore } from '../../text/code-point-before.js';
+import { stripNonProse } from '../../text/strip-non-prose.js';
 
 export interface PermissionKeyword {
   readonly verdict: PermissionVerdict;

@@ -5,9 +5,9 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../../src/config/load-config.js';
 import { createAgentStates } from '../../../src/delivery/agent-states.js';
 import { createCommandAdapter } from '../../../src/harness/command-adapter.js';
-import { createSessionLauncher } from '../../../src/harness/create-session-launcher.js';
-import { createSessionStarter } from '../../../src/harness/create-session-starter.js';
-import { createSessionTokens, type SessionTokens } from '../../../src/harness/session-tokens.js';
+import { createHarnessLauncher } from '../../../src/sessions/create-harness-launcher.js';
+import { createSessionStarter } from '../../../src/sessions/create-session-starter.js';
+import { createSessionTokens, type SessionTokens } from '../../../src/sessions/session-tokens.js';
 import { silentLogger } from '../../../src/log/create-logger.js';
 import {
   createSessionLifecycle,
@@ -98,7 +98,7 @@ describe('the session lifecycle when a record cannot be written', () => {
     const readiness = createAgentStates();
     const starter = createSessionStarter({
       config,
-      launcher: createSessionLauncher({
+      launcher: createHarnessLauncher({
         driver,
         readiness,
         adapters: [createCommandAdapter()],

@@ -9,9 +9,9 @@ import { createDeliveryCore } from '../../../src/delivery/create-delivery-core.j
 import { createAgentStates as createReadinessTracker } from '../../../src/delivery/agent-states.js';
 import { LoopError } from '../../../src/errors.js';
 import { createCommandAdapter } from '../../../src/harness/command-adapter.js';
-import { createSessionLauncher } from '../../../src/harness/create-session-launcher.js';
-import { createSessionStarter } from '../../../src/harness/create-session-starter.js';
-import { createSessionTokens } from '../../../src/harness/session-tokens.js';
+import { createHarnessLauncher } from '../../../src/sessions/create-harness-launcher.js';
+import { createSessionStarter } from '../../../src/sessions/create-session-starter.js';
+import { createSessionTokens } from '../../../src/sessions/session-tokens.js';
 import { silentLogger } from '../../../src/log/create-logger.js';
 import {
   createStandingService,
@@ -66,7 +66,7 @@ describe('standing service verbs over a fake tmux driver', () => {
       logger: silentLogger(),
       timing: { readyTimeoutMs: 1_000, submitDelayMs: 0, confirmTimeoutMs: 100 },
     });
-    const launcher = createSessionLauncher({
+    const launcher = createHarnessLauncher({
       driver,
       readiness,
       adapters: [createCommandAdapter()],
@@ -142,7 +142,7 @@ describe('standing service verbs over a fake tmux driver', () => {
       driver,
       starter: createSessionStarter({
         config: broken,
-        launcher: createSessionLauncher({
+        launcher: createHarnessLauncher({
           driver,
           readiness: createReadinessTracker(),
           adapters: [createCommandAdapter()],

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { stripNonProse } from '../../../../src/github/comment/strip-non-prose.js';
+import { stripNonProse } from '../../../src/text/strip-non-prose.js';
 
 /** The words that survive, in order: the exact blanks are checked by the properties below. */
 const words = (body: string): string => stripNonProse(body).split(/\s+/).filter(Boolean).join(' ');

@@ -3,7 +3,7 @@ import type { Config } from '../config/types.js';
 import type { DeliveryCore } from '../delivery/create-delivery-core.js';
 import { LoopError } from '../errors.js';
 import type { Logger } from '../log/create-logger.js';
-import type { SessionLauncher } from './create-session-launcher.js';
+import type { HarnessLauncher } from './create-harness-launcher.js';
 import type { SessionTokens } from './session-tokens.js';
 
 export interface StartSpec {
@@ -42,7 +42,7 @@ export interface SessionStarter {
  */
 export function createSessionStarter(options: {
   readonly config: Config;
-  readonly launcher: SessionLauncher;
+  readonly launcher: HarnessLauncher;
   readonly delivery: DeliveryCore;
   readonly socketPath: string;
   readonly owner: string;

@@ -5,11 +5,15 @@ import type { ReadinessTracker } from '../delivery/readiness-tracker.js';
 import { LoopError } from '../errors.js';
 import type { Logger } from '../log/create-logger.js';
 import type { TmuxDriver } from '../tmux/tmux-driver.js';
-import { findExecutable } from './find-executable.js';
-import type { HarnessAdapter, LaunchPlan } from './harness-adapter.js';
+import { findExecutable } from '../harness/find-executable.js';
+import type { HarnessAdapter, LaunchPlan } from '../harness/harness-adapter.js';
 import { ensurePrivateDir } from '../state/ensure-private-dir.js';
 import { writeFileAtomic } from '../state/write-file-atomic.js';
-import { envFileText, sessionEnvironment, type SessionEnvironment } from './session-environment.js';
+import {
+  envFileText,
+  sessionEnvironment,
+  type SessionEnvironment,
+} from '../harness/session-environment.js';
 import { watchScreenReadiness } from './watch-screen-readiness.js';
 
 export interface LaunchRequest {
@@ -35,11 +39,11 @@ export interface LaunchResult {
   readonly hooksVersion?: string;
 }
 
-export interface SessionLauncher {
+export interface HarnessLauncher {
   launch(request: LaunchRequest): Promise<LaunchResult>;
 }
 
-export interface SessionLauncherOptions {
+export interface HarnessLauncherOptions {
   readonly driver: TmuxDriver;
   readonly readiness: ReadinessTracker;
   readonly adapters: readonly HarnessAdapter[];
@@ -60,7 +64,7 @@ export interface SessionLauncherOptions {
  * watches whether the harness survives; one that dies (the conversation is gone) is replaced by a
  * fresh conversation so the session still starts.
  */
-export function createSessionLauncher(options: SessionLauncherOptions): SessionLauncher {
+export function createHarnessLauncher(options: HarnessLauncherOptions): HarnessLauncher {
   const { driver, readiness, logger } = options;
 
   const adapterFor = (harness: HarnessConfig): HarnessAdapter => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { codePointBefore } from '../../../../src/github/comment/code-point-before.js';
+import { codePointBefore } from '../../../src/text/code-point-before.js';
 
 describe('codePointBefore', () => {
   it.each<[string, number, string]>([
