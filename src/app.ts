@@ -1,72 +1,53 @@
-import { createControlServer, type ControlServer } from './api/create-control-server.js';
-import { permissionRoutes } from './api/routes/permission-routes.js';
-import { sessionRoutes } from './api/routes/session-routes.js';
-import { createPermissionHook } from './permissions/create-permission-hook.js';
+import { createControlServer } from './api/create-control-server.js';
+import type { Route } from './api/route.js';
+import { controlRoutes } from './api/routes/control-routes.js';
+import { surfacesOff, surfaceStates } from './api/routes/surface-states.js';
+import { createKeyedQueue } from './concurrency/keyed-queue.js';
+import { parseListenAddress } from './config/listen-address.js';
+import type { Config } from './config/types.js';
+import { createAgentStates } from './delivery/agent-states.js';
+import { createConfirmationTracker } from './delivery/confirmation-tracker.js';
+import { createDeliveryCore } from './delivery/create-delivery-core.js';
+import { createDeliveryLedger } from './delivery/delivery-ledger.js';
+import { resolveByRefKind } from './delivery/resolve-by-ref-kind.js';
+import { loadGithubSurface } from './github/load-github-surface.js';
+import { createHttpListener } from './http/create-http-listener.js';
+import type { Logger } from './log/create-logger.js';
 import { createPermissionRegistry } from './permissions/create-permission-registry.js';
 import { expireStandingOnStop, expireWorkItemOnStop } from './permissions/expire-on-stop.js';
 import { watchTerminalAnswers } from './permissions/watch-terminal-answers.js';
-import { standingRoutes } from './api/routes/standing-routes.js';
-import { statusRoutes, type ServiceState } from './api/routes/status-routes.js';
-import type { Route } from './api/route.js';
-import type { Config } from './config/types.js';
-import { createConfirmationTracker } from './delivery/confirmation-tracker.js';
-import { createKeyedQueue } from './concurrency/keyed-queue.js';
-import { createExitWatcher } from './sessions/create-exit-watcher.js';
-import { createDeliveryCore } from './delivery/create-delivery-core.js';
-import { resolveByRefKind } from './delivery/resolve-by-ref-kind.js';
-import { createAgentStates } from './delivery/agent-states.js';
-import { createDeliveryLedger } from './delivery/delivery-ledger.js';
-import { deliveryRoutes } from './api/routes/delivery-routes.js';
-import { LoopError } from './errors.js';
-import { createClaudeAdapter } from './harness/claude-adapter.js';
-import { createCommandAdapter } from './harness/command-adapter.js';
-import { createHarnessLauncher } from './sessions/create-harness-launcher.js';
-import { createSessionStarter } from './sessions/create-session-starter.js';
-import { createSessionTokens } from './sessions/session-tokens.js';
-import type { Logger } from './log/create-logger.js';
-import {
-  parseStandingRef,
-  parseWorkItemRef,
-  standingRef,
-  standingTarget,
-  workItemTarget,
-} from './refs.js';
+import { parseStandingRef } from './refs.js';
+import { exitNotices } from './replies/exit-notices.js';
 import { createReplyRouter } from './replies/reply-router.js';
+import { createExitWatcher } from './sessions/create-exit-watcher.js';
+import { createSessionDirectory } from './sessions/create-session-directory.js';
+import { createListenerSet } from './sessions/listener-set.js';
+import { openSessionStarter } from './sessions/open-session-starter.js';
+import { filesRoot } from './slack/files/session-files-dir.js';
+import { sessionFilesKeeper } from './slack/files/session-files-keeper.js';
+import { loadSlackSurface } from './slack/load-slack-surface.js';
+import { autoStartAll } from './standing/auto-start-all.js';
 import {
   createStandingService,
   type BulkResult,
   type StandingListener,
   type StandingService,
 } from './standing/create-standing-service.js';
-import { createStandingTargets } from './standing/create-standing-targets.js';
+import { createStandingResolver } from './standing/create-standing-resolver.js';
 import { isStandingRecord } from './standing/is-standing-record.js';
-import { ensurePrivateDir } from './state/ensure-private-dir.js';
-import { openEventLog, prepareEventLog, type EventLog } from './state/event-log.js';
-import { loadInstanceIdentity } from './state/instance-identity.js';
 import { cacheRecordStore } from './state/cached-record-store.js';
+import { createDedupeLedger } from './state/create-dedupe-ledger.js';
+import { createDedupePruner } from './state/create-dedupe-pruner.js';
 import { createRecordStore } from './state/record-store.js';
-import { ensureStateRoot, type StatePaths } from './state/state-paths.js';
-import { createTmuxDriver } from './tmux/create-tmux-driver.js';
-import { createHttpListener, type HttpListener } from './http/create-http-listener.js';
-import type { SlackSurface } from './slack/create-slack-surface.js';
-import { decideSlack } from './slack/decide-slack.js';
-import type { GithubSurface } from './github/create-github-surface.js';
-import { decideGithub } from './github/decide-github.js';
-import { workItemRoutes } from './api/routes/workitem-routes.js';
+import { openState } from './state/open-state.js';
+import type { StatePaths } from './state/state-paths.js';
+import { openTmux } from './tmux/open-tmux.js';
 import {
   createWorkItemService,
   type WorkItemListener,
 } from './workitems/create-workitem-service.js';
-import { createWorkItemTargets } from './workitems/create-workitem-targets.js';
+import { createWorkItemResolver } from './workitems/create-workitem-resolver.js';
 import { isWorkItemRecord } from './workitems/workitem-types.js';
-import type { ReplySink } from './replies/reply-router.js';
-import { createExecaTmuxRunner } from './tmux/tmux-runner.js';
-import { createControlModeRunner } from './tmux/create-control-mode-runner.js';
-import { tmuxEnvironment } from './tmux/tmux-environment.js';
-import { createDedupeLedger } from './state/create-dedupe-ledger.js';
-import path from 'node:path';
-import { filesRoot } from './slack/files/session-files-dir.js';
-import { removeSessionFiles, sweepSessionFiles } from './slack/files/sweep-session-files.js';
 
 export interface AppOptions {
   readonly config: Config;
@@ -91,35 +72,16 @@ export interface App {
 }
 
 const stopGraceMs = 5_000;
-const resumeProbeMs = 3_000;
 
 /** The composition root of `the-loop serve`: builds every part once and wires them together. */
 export async function createApp(options: AppOptions): Promise<App> {
   const { config, env, logger } = options;
-  const paths = await ensureStateRoot(config.state.root, logger);
-  await ensurePrivateDir(paths.harness);
-  const { id: owner } = await loadInstanceIdentity(paths.root);
-  await prepareEventLog(paths.events, logger);
-  const events: EventLog = openEventLog({ path: paths.events, logger });
-
-  const tmuxOptions = { socket: config.tmux.socket, env: tmuxEnvironment(env) };
-  const tmuxRunner = createControlModeRunner({
-    ...tmuxOptions,
-    sessionName: `loop-control-${owner.slice(0, 12)}`,
-    owner,
-    scratchDir: paths.tmuxScratch,
-    fallback: createExecaTmuxRunner(tmuxOptions),
-    logger,
-  });
-  const driver = createTmuxDriver({
-    runner: tmuxRunner,
-    logger,
-  });
-  const permissions = createPermissionRegistry({
-    timeoutMs: config.permissions.timeoutSeconds * 1000,
-    events,
-    logger,
-  });
+  const { paths, owner, events } = await openState(config.state.root, logger);
+  const { socket } = config.tmux;
+  const tmux = openTmux({ socket, env, owner, scratchDir: paths.tmuxScratch, logger });
+  const { driver } = tmux;
+  const timeoutMs = config.permissions.timeoutSeconds * 1000;
+  const permissions = createPermissionRegistry({ timeoutMs, events, logger });
   const readiness = createAgentStates({
     onChange: ({ target, ref, from, to }) =>
       events.record('agent.state', { ref: ref ?? target, from: from ?? null, to }),
@@ -134,12 +96,11 @@ export async function createApp(options: AppOptions): Promise<App> {
     createRecordStore({ dir: paths.workitems, validate: isWorkItemRecord, logger }),
   );
   const targets = resolveByRefKind({
-    standing: createStandingTargets({ config, store, owner }),
-    workItem: createWorkItemTargets({ config, store: workItemStore, owner }),
+    standing: createStandingResolver({ config, store, owner }),
+    workItem: createWorkItemResolver({ config, store: workItemStore, owner }),
   });
   // One lock per ref for the session lifecycle and the paste + Enter of a delivery.
   const lifecycle = createKeyedQueue();
-  let noticeExit: (ref: string, exitStatus: number | undefined) => void = () => undefined;
   const delivery = createDeliveryCore({
     driver,
     resolve: targets,
@@ -147,84 +108,40 @@ export async function createApp(options: AppOptions): Promise<App> {
     confirmations,
     events,
     logger,
+    lifecycle,
     timing: config.delivery,
     ledger: deliveries,
-    lifecycle,
-    onExited: (ref, exitStatus) => noticeExit(ref, exitStatus),
+    onExited: (ref, exitStatus) => {
+      const name = parseStandingRef(ref);
+      void (name ? standing.markExited(name, exitStatus) : workItems.markExited(ref, exitStatus));
+    },
   });
-  const launcher = createHarnessLauncher({
-    driver,
-    readiness,
-    adapters: [
-      createClaudeAdapter({
-        permissionTimeoutSeconds: config.permissions.timeoutSeconds,
-        filesRoot: filesRoot(paths.root),
-      }),
-      createCommandAdapter(),
-    ],
+  const { tokens, starter } = openSessionStarter({
+    config,
+    env,
     loopCommand: options.loopCommand,
     harnessDir: paths.harness,
-    resumeProbeMs,
-    screenReadyTimeoutMs: config.delivery.readyTimeoutMs,
-    serveEnv: env,
-    // `the-loop post` must work inside a session: bin/ goes at the end of the session's PATH.
-    loopBinDir: path.dirname(options.loopCommand.at(-1) ?? 'the-loop'),
-    logger,
-  });
-  const listeners: Array<StandingListener & WorkItemListener> = [];
-  const tokens = createSessionTokens();
-  const starter = createSessionStarter({
-    tokens,
-    config,
-    launcher,
-    delivery,
-    socketPath: paths.controlSocket,
+    filesRoot: filesRoot(paths.root),
+    controlSocket: paths.controlSocket,
     owner,
+    driver,
+    readiness,
+    delivery,
     logger,
   });
+  const files = sessionFilesKeeper(paths.root, logger);
+  const listeners = createListenerSet<StandingListener & WorkItemListener>([files.listener]);
+  const shared = { config, driver, starter, tokens, readiness, events, owner, lifecycle };
   const standing = expireStandingOnStop(
-    createStandingService({
-      config,
-      store,
-      driver,
-      starter,
-      tokens,
-      delivery,
-      readiness,
-      events,
-      owner,
-      stopGraceMs,
-      listeners,
-      lifecycle,
-    }),
+    createStandingService({ ...shared, listeners, store, delivery, stopGraceMs }),
     permissions,
   );
   const workItems = expireWorkItemOnStop(
-    createWorkItemService({
-      config,
-      store: workItemStore,
-      driver,
-      starter,
-      tokens,
-      readiness,
-      events,
-      owner,
-      stopGraceMs,
-      listeners,
-      lifecycle,
-    }),
+    createWorkItemService({ ...shared, listeners, store: workItemStore, stopGraceMs }),
     permissions,
   );
-  noticeExit = (ref, exitStatus) => {
-    const name = parseStandingRef(ref);
-    void (name ? standing.markExited(name, exitStatus) : workItems.markExited(ref, exitStatus));
-  };
-  const exitWatcher = createExitWatcher({
-    driver,
-    services: [standing, workItems],
-    intervalMs: 1_000,
-    logger,
-  });
+  const services = [standing, workItems];
+  const exitWatcher = createExitWatcher({ driver, services, intervalMs: 1_000, logger });
   const terminalAnswers = watchTerminalAnswers({
     registry: permissions,
     look: async (ref) => {
@@ -234,194 +151,78 @@ export async function createApp(options: AppOptions): Promise<App> {
     intervalMs: 1_000,
     logger,
   });
-  const sinks: ReplySink[] = [];
-  const slackDecision = decideSlack(config, env);
-  const slack: SlackSurface | undefined = slackDecision.on
-    ? // Loaded only when on: Bolt and its dependencies cost memory an instance without Slack keeps.
-      (await import('./slack/create-slack-surface.js')).createSlackSurface({
-        config,
-        credentials: slackDecision.credentials,
-        paths,
-        standing: () => standing,
-        delivery,
-        events,
-        logger,
-        permissions,
-        sessionTarget: targets,
-      })
-    : undefined;
-  // A deleted session's files from Slack go with it (DESIGN §17).
-  listeners.push({
-    deleted: (name) => {
-      removeSessionFiles(paths.root, standingTarget(name)).catch((error: unknown) =>
-        logger.warn({ event: 'files.remove_failed', name, err: error }, 'files not removed'),
-      );
-    },
-  });
-  if (slack) {
-    listeners.push(slack.listener);
-    sinks.push(slack.poster);
-  }
-  const githubDecision = decideGithub(config, env);
-  const github: GithubSurface | undefined = githubDecision.on
-    ? (await import('./github/create-github-surface.js')).createGithubSurface({
-        config,
-        plan: githubDecision.plan,
-        paths,
-        workItems,
-        delivery,
-        events,
-        logger,
-        permissions,
-      })
-    : undefined;
-  if (github) sinks.push(github.poster);
-  const replies = createReplyRouter({ sinks, events, logger });
-  // A session that ends by itself says so where its people are, with the remedy (DESIGN §17).
-  const tellExit = (ref: string, message: string): void => {
-    void replies.post(ref, `⚠️ ${message}`, 'notice').catch((error: unknown) => {
-      logger.warn({ event: 'session.exit_notice_failed', ref, err: error }, 'exit not told');
-    });
-  };
-  listeners.push({
-    exited: (name, message) => tellExit(standingRef(name), message),
-    workItemExited: tellExit,
-  });
-  const surfacesOff = [
-    ...(slackDecision.on ? [] : [slackDecision.reason]),
-    ...(githubDecision.on ? githubDecision.plan.notes : [githubDecision.reason]),
-  ];
-  const publicRoutes = { ...slack?.httpRoutes, ...github?.httpRoutes };
-  const http: HttpListener | undefined = Object.keys(publicRoutes).length
-    ? createHttpListener({
-        host: config.http.host,
-        port: config.http.port,
-        routes: publicRoutes,
-        logger,
-      })
-    : undefined;
-  const services = (): ServiceState[] => [
-    { name: 'control', state: 'ok', detail: paths.controlSocket },
-    // A line about a surface that is on (e.g. "github: webhook off") is a degraded part of it.
-    ...surfacesOff.map((line) => {
-      const name = line.startsWith('slack') ? 'slack' : 'github';
-      const on = name === 'slack' ? slack !== undefined : github !== undefined;
-      return { name, state: on ? ('degraded' as const) : ('off' as const), detail: line };
-    }),
-    ...(slack
-      ? [{ name: 'slack', state: 'ok' as const, detail: `${config.slack.mode} mode` }]
-      : []),
-    ...(github ? [{ name: 'github', state: 'ok' as const, detail: 'token set' }] : []),
-  ];
-
-  const routes: Route[] = [
-    ...statusRoutes({ config, standing, driver, services, version: options.version }),
-    ...standingRoutes(standing),
-    ...deliveryRoutes(deliveries),
-    ...workItemRoutes({ config, workItems }),
-    ...sessionRoutes({
-      directory: {
-        async sessionForToken(token) {
-          const started = tokens.find(token);
-          if (started) return started;
-          const name = await standing.nameForToken(token);
-          if (name) return { ref: standingRef(name), tmuxName: standingTarget(name) };
-          const ref = await workItems.refForToken(token);
-          const item = ref ? parseWorkItemRef(ref) : undefined;
-          return ref && item ? { ref, tmuxName: workItemTarget(item) } : undefined;
-        },
-      },
-      readiness,
-      confirmations,
-      replies,
-      logger,
-      ...(config.tmux.socket ? { tmuxSocket: config.tmux.socket } : {}),
-      permissionHook: createPermissionHook(permissions),
-      permissionRequestOpen: (ref) => permissions.hasOpenRequest(ref),
-      endPermissionRequests: (ref) => permissions.expireRef(ref, 'terminal'),
-      ...(slack ? { progress: slack.progress } : {}),
-    }),
-    ...permissionRoutes(permissions),
-  ];
-  const server: ControlServer = createControlServer({
-    routes,
-    logger,
-    socketPath: paths.controlSocket,
-    ...tcpListener(config, env),
-  });
-
-  // Seen ids are kept a week, then forgotten; both surfaces share the one ledger folder.
+  // Both surfaces claim their seen ids in the one ledger folder.
   const ledger = createDedupeLedger({ dir: paths.dedupe, logger });
-  const pruneDedupe = async (): Promise<void> => {
-    const removed = await ledger.prune().catch(() => 0);
-    if (removed) logger.info({ event: 'dedupe.pruned', removed }, 'forgot old seen ids');
-  };
-  let pruneTimer: NodeJS.Timeout | undefined;
+  const surface = { config, env, paths, ledger, delivery, events, logger, permissions };
+  const slack = await loadSlackSurface({ ...surface, standing, sessionTarget: targets });
+  const github = await loadGithubSurface({ ...surface, workItems });
+  if (slack.surface) listeners.add(slack.surface.listener);
+  const posters = [slack.surface?.poster, github.surface?.poster];
+  const sinks = posters.filter((sink) => sink !== undefined);
+  const replies = createReplyRouter({ sinks, events, logger });
+  listeners.add(exitNotices(replies, logger));
+  const states = surfaceStates(paths.controlSocket, {
+    slack: slack.outcome,
+    github: github.outcome,
+  });
+
+  const routes = controlRoutes({
+    config,
+    version: options.version,
+    driver,
+    standing,
+    workItems,
+    deliveries,
+    permissions,
+    services: states,
+    directory: createSessionDirectory({ tokens, standing, workItems }),
+    readiness,
+    confirmations,
+    replies,
+    logger,
+    ...(slack.surface ? { progress: slack.surface.progress } : {}),
+  });
+  const token = env['THE_LOOP_API_TOKEN'] ?? '';
+  const tcp = config.api.listen ? { tcp: { ...parseListenAddress(config.api.listen), token } } : {};
+  const server = createControlServer({ routes, logger, socketPath: paths.controlSocket, ...tcp });
+  const publicRoutes = { ...slack.surface?.httpRoutes, ...github.surface?.httpRoutes };
+  const http = Object.keys(publicRoutes).length
+    ? createHttpListener({ ...config.http, routes: publicRoutes, logger })
+    : undefined;
+  const pruner = createDedupePruner({ ledger, logger });
+  // Started in this order, stopped in the reverse one.
+  const listening = [http, slack.surface, github.surface].filter((part) => part !== undefined);
 
   return {
     paths,
     standing,
     routes,
-    surfacesOff,
+    surfacesOff: surfacesOff(states),
     async start() {
       await server.start();
-      await pruneDedupe();
-      await sweepSessionFiles(paths.root, Date.now()).then(
-        (removed) => {
-          if (removed) logger.info({ event: 'files.swept', removed }, 'removed old files');
-        },
-        (error: unknown) => logger.warn({ event: 'files.sweep_failed', err: error }, 'not swept'),
-      );
-      pruneTimer = setInterval(() => void pruneDedupe(), 6 * 60 * 60 * 1000);
-      pruneTimer.unref();
-      if (http) await http.start();
-      if (slack) await slack.start();
-      if (github) await github.start();
+      await pruner.start();
+      await files.sweep();
+      for (const part of listening) await part.start();
       events.record('serve.started', { instance: config.instance.name, pid: process.pid });
       // Sessions that ended while serve was away are recorded before anything is typed.
       await exitWatcher.check();
       exitWatcher.start();
       terminalAnswers.start();
-      const autoStarted = config.standing.autoStart ? await standing.startAll() : [];
-      for (const result of autoStarted.filter((entry) => entry.error)) {
-        logger.warn(
-          { event: 'standing.autostart_failed', name: result.name, code: result.error?.code },
-          result.error?.message ?? 'auto-start failed',
-        );
-      }
+      const autoStarted = config.standing.autoStart ? await autoStartAll(standing, logger) : [];
       return { autoStarted };
     },
     async stop() {
-      clearInterval(pruneTimer);
+      pruner.stop();
       exitWatcher.stop();
       terminalAnswers.stop();
       // Each waiting hook answers "no decision" (Claude Code keeps its dialog), and the surfaces
       // say so, while they are still connected.
       await permissions.expireAll('restart');
-      if (github) await github.stop();
-      if (slack) await slack.stop();
-      if (http) await http.stop();
+      for (const part of [...listening].reverse()) await part.stop();
       await server.stop();
-      await tmuxRunner.close();
+      await tmux.runner.close();
       events.record('serve.stopped', { pid: process.pid });
       await events.close();
     },
-  };
-}
-
-function tcpListener(
-  config: Config,
-  env: NodeJS.ProcessEnv,
-): { tcp?: { host: string; port: number; token: string } } {
-  if (!config.api.listen) return {};
-  const match = /^(.+):(\d{1,5})$/.exec(config.api.listen);
-  if (!match?.[1] || !match[2]) {
-    throw new LoopError(
-      'config_invalid',
-      `api.listen must be host:port, not \`${config.api.listen}\``,
-    );
-  }
-  return {
-    tcp: { host: match[1], port: Number(match[2]), token: env['THE_LOOP_API_TOKEN'] ?? '' },
   };
 }

@@ -9,7 +9,7 @@ import type { ReplySink } from '../replies/reply-router.js';
 import { workItemRef } from '../refs.js';
 import { createInboxAcceptor } from '../inbox/create-inbox-acceptor.js';
 import { createInboxProcessor } from '../inbox/create-inbox-processor.js';
-import { createDedupeLedger } from '../state/create-dedupe-ledger.js';
+import type { DedupeLedger } from '../state/create-dedupe-ledger.js';
 import { createInbox } from '../state/create-inbox.js';
 import type { StatePaths } from '../state/state-paths.js';
 import type { WorkItemService } from '../workitems/create-workitem-service.js';
@@ -42,6 +42,8 @@ export function createGithubSurface(options: {
   readonly plan: GithubPlan;
   readonly paths: StatePaths;
   readonly workItems: WorkItemService;
+  /** The one ledger of seen ids serve keeps for both surfaces. */
+  readonly ledger: DedupeLedger;
   readonly delivery: DeliveryCore;
   readonly events: EventSink;
   readonly logger: Logger;
@@ -82,7 +84,7 @@ export function createGithubSurface(options: {
     validate: isGithubComment,
     logger,
   });
-  const ledger = createDedupeLedger({ dir: paths.dedupe, logger });
+  const { ledger } = options;
   const processor = createInboxProcessor<GithubComment>({
     laneOf: (comment) => workItemRef(comment.item).toLowerCase(),
     handle: async (entry) => {

@@ -34,7 +34,7 @@ export function createAnnouncer(options: {
   readonly config: Config;
   readonly client: WebClient;
   readonly bindings: ThreadBindings;
-  readonly standing: () => StandingService;
+  readonly standing: StandingService;
   readonly events: EventSink;
   readonly logger: Logger;
   readonly maxAttempts?: number;
@@ -116,9 +116,10 @@ export function createAnnouncer(options: {
       event: { ok: 'standing.announced', failed: 'standing.announce_failed', fields: { name } },
     });
     if (binding)
-      await options
-        .standing()
-        .recordSlackThread(name, { channel: binding.channel, threadTs: binding.threadTs });
+      await options.standing.recordSlackThread(name, {
+        channel: binding.channel,
+        threadTs: binding.threadTs,
+      });
   };
 
   return {

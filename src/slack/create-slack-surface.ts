@@ -8,7 +8,7 @@ import type { PermissionRegistry } from '../permissions/create-permission-regist
 import type { ReplySink } from '../replies/reply-router.js';
 import type { StandingListener, StandingService } from '../standing/create-standing-service.js';
 import type { WorkItemListener } from '../workitems/create-workitem-service.js';
-import { createDedupeLedger } from '../state/create-dedupe-ledger.js';
+import type { DedupeLedger } from '../state/create-dedupe-ledger.js';
 import { createInbox } from '../state/create-inbox.js';
 import type { StatePaths } from '../state/state-paths.js';
 import type { ProgressSink } from '../api/routes/session-routes.js';
@@ -57,7 +57,9 @@ export function createSlackSurface(options: {
   readonly config: Config;
   readonly credentials: SlackCredentials;
   readonly paths: StatePaths;
-  readonly standing: () => StandingService;
+  readonly standing: StandingService;
+  /** The one ledger of seen ids serve keeps for both surfaces. */
+  readonly ledger: DedupeLedger;
   readonly delivery: DeliveryCore;
   readonly events: EventSink;
   readonly logger: Logger;
@@ -112,7 +114,7 @@ export function createSlackSurface(options: {
     validate: isSlackInboxMessage,
     logger,
   });
-  const ledger = createDedupeLedger({ dir: paths.dedupe, logger });
+  const { ledger } = options;
   const names = createSlackNames({ client: app.client, logger });
   const permissionSlack = options.permissions
     ? createPermissionSlack({
@@ -133,7 +135,7 @@ export function createSlackSurface(options: {
     inbox,
     delivery: options.delivery,
     names,
-    commands: createThreadCommands({ standing: options.standing() }),
+    commands: createThreadCommands({ standing: options.standing }),
     authorizedUsers: config.slack.authorizedUsers,
     ...(permissionSlack ? { permissionCommand: permissionSlack.threadCommand } : {}),
     logger,
@@ -155,7 +157,7 @@ export function createSlackSurface(options: {
     handle,
     logger,
   });
-  const slash = createSlashHandler({ config, standing: options.standing() });
+  const slash = createSlashHandler({ config, standing: options.standing });
   const announcer = createAnnouncer({
     config,
     client: app.client,

@@ -44,7 +44,7 @@ export interface StandingServiceOptions {
   readonly stopGraceMs: number;
   readonly clock?: () => Date;
   /** Read at each event, so a surface built after the service can still register. */
-  readonly listeners?: readonly StandingListener[];
+  readonly listeners?: Iterable<StandingListener>;
   /**
    * One lock per ref, shared with the delivery core: a start, stop, restart or delete never
    * interleaves with a paste and its Enter.

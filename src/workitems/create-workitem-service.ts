@@ -21,7 +21,7 @@ import {
 import { shownStatus } from '../sessions/session-status.js';
 import { paneInfoFor } from '../tmux/pane-state-for.js';
 import type { SessionListing, TmuxDriver } from '../tmux/tmux-driver.js';
-import { createWorkItemTargets } from './create-workitem-targets.js';
+import { createWorkItemResolver } from './create-workitem-resolver.js';
 import { workItemBootDirective, workItemUrl } from './workitem-boot-directive.js';
 import { workItemMessages } from './workitem-messages.js';
 import type { WorkItemRecord, WorkItemView } from './workitem-types.js';
@@ -66,7 +66,7 @@ export function createWorkItemService(options: {
   readonly events: EventSink;
   readonly owner: string;
   readonly stopGraceMs: number;
-  readonly listeners?: readonly WorkItemListener[];
+  readonly listeners?: Iterable<WorkItemListener>;
   readonly clock?: () => Date;
   /** The per-ref lock shared with the delivery core (see the standing service). */
   readonly lifecycle?: KeyedQueue;
@@ -99,7 +99,7 @@ export function createWorkItemService(options: {
     clock: options.clock ?? (() => new Date()),
     ...(options.lifecycle ? { lock: options.lifecycle } : {}),
   });
-  const targets = createWorkItemTargets({ config, store, owner });
+  const targets = createWorkItemResolver({ config, store, owner });
 
   const checkout = (item: WorkItemRef): string => {
     const full = `${item.owner}/${item.repo}`.toLowerCase();

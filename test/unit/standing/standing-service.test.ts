@@ -17,7 +17,7 @@ import {
   createStandingService,
   type StandingService,
 } from '../../../src/standing/create-standing-service.js';
-import { createStandingTargets } from '../../../src/standing/create-standing-targets.js';
+import { createStandingResolver } from '../../../src/standing/create-standing-resolver.js';
 import { isStandingRecord } from '../../../src/standing/is-standing-record.js';
 import { createMemoryEventLog, type MemoryEventLog } from '../../../src/state/memory-event-log.js';
 import { createRecordStore } from '../../../src/state/record-store.js';
@@ -59,7 +59,7 @@ describe('standing service verbs over a fake tmux driver', () => {
     const tokens = createSessionTokens();
     const delivery = createDeliveryCore({
       driver,
-      resolve: createStandingTargets({ config, store, owner: 'me' }),
+      resolve: createStandingResolver({ config, store, owner: 'me' }),
       states: readiness,
       confirmations: createConfirmationTracker(),
       events,

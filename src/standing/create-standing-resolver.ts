@@ -11,7 +11,7 @@ import type { StandingRecord } from './standing-types.js';
  * Resolves `standing:<name>` to the session the delivery core types into. A message never starts
  * a session: a stopped or unknown one is a refusal naming the remedy.
  */
-export function createStandingTargets(options: {
+export function createStandingResolver(options: {
   readonly config: Config;
   readonly store: RecordStore<StandingRecord>;
   readonly owner: string;

@@ -11,7 +11,7 @@ import type { WorkItemRecord } from './workitem-types.js';
  * Resolves `github:<owner>/<repo>#<n>` to the session the delivery core types into. A message
  * never starts a session: a stopped or exited one is a refusal naming the remedy.
  */
-export function createWorkItemTargets(options: {
+export function createWorkItemResolver(options: {
   readonly config: Config;
   readonly store: RecordStore<WorkItemRecord>;
   readonly owner: string;

@@ -1,0 +1,18 @@
+import type { Logger } from '../log/create-logger.js';
+import { standingRef } from '../refs.js';
+import type { StandingListener } from '../standing/create-standing-service.js';
+import type { WorkItemListener } from '../workitems/create-workitem-service.js';
+import type { ReplyRouter } from './reply-router.js';
+
+/** A session that ends by itself says so where its people are, with the remedy (DESIGN §17). */
+export function exitNotices(
+  replies: Pick<ReplyRouter, 'post'>,
+  logger: Logger,
+): StandingListener & WorkItemListener {
+  const tell = (ref: string, message: string): void => {
+    void replies.post(ref, `⚠️ ${message}`, 'notice').catch((error: unknown) => {
+      logger.warn({ event: 'session.exit_notice_failed', ref, err: error }, 'exit not told');
+    });
+  };
+  return { exited: (name, message) => tell(standingRef(name), message), workItemExited: tell };
+}

@@ -1,0 +1,66 @@
+import path from 'node:path';
+import type { Config } from '../config/types.js';
+import type { DeliveryCore } from '../delivery/create-delivery-core.js';
+import type { ReadinessTracker } from '../delivery/readiness-tracker.js';
+import { createClaudeAdapter } from '../harness/claude-adapter.js';
+import { createCommandAdapter } from '../harness/command-adapter.js';
+import type { Logger } from '../log/create-logger.js';
+import type { TmuxDriver } from '../tmux/tmux-driver.js';
+import { createHarnessLauncher } from './create-harness-launcher.js';
+import { createSessionStarter, type SessionStarter } from './create-session-starter.js';
+import { createSessionTokens, type SessionTokens } from './session-tokens.js';
+
+/** How long a resumed harness must stay up to count as resumed. */
+const resumeProbeMs = 3_000;
+
+/**
+ * serve's session starter with its harness adapters (Claude Code, any terminal program) and the
+ * tokens it mints, which the session directory reads.
+ */
+export function openSessionStarter(options: {
+  readonly config: Config;
+  readonly env: NodeJS.ProcessEnv;
+  /** argv that runs this CLI (`[node, /abs/bin/the-loop]`): sessions' hooks call it. */
+  readonly loopCommand: readonly string[];
+  readonly harnessDir: string;
+  /** Where files from Slack are kept, told to Claude Code sessions. */
+  readonly filesRoot: string;
+  readonly controlSocket: string;
+  readonly owner: string;
+  readonly driver: TmuxDriver;
+  readonly readiness: ReadinessTracker;
+  readonly delivery: DeliveryCore;
+  readonly logger: Logger;
+}): { tokens: SessionTokens; starter: SessionStarter } {
+  const { config, driver, readiness, logger } = options;
+  const launcher = createHarnessLauncher({
+    driver,
+    readiness,
+    adapters: [
+      createClaudeAdapter({
+        permissionTimeoutSeconds: config.permissions.timeoutSeconds,
+        filesRoot: options.filesRoot,
+      }),
+      createCommandAdapter(),
+    ],
+    loopCommand: options.loopCommand,
+    harnessDir: options.harnessDir,
+    resumeProbeMs,
+    screenReadyTimeoutMs: config.delivery.readyTimeoutMs,
+    serveEnv: options.env,
+    // `the-loop post` must work inside a session: bin/ goes at the end of the session's PATH.
+    loopBinDir: path.dirname(options.loopCommand.at(-1) ?? 'the-loop'),
+    logger,
+  });
+  const tokens = createSessionTokens();
+  const starter = createSessionStarter({
+    tokens,
+    config,
+    launcher,
+    delivery: options.delivery,
+    socketPath: options.controlSocket,
+    owner: options.owner,
+    logger,
+  });
+  return { tokens, starter };
+}
