@@ -71,3 +71,9 @@ export function asLoopError(value: unknown): LoopError {
 export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && Object.hasOwn(errorCodes, value);
 }
+
+/** The `code` of a Node system error (`ENOENT`, `EEXIST`, …), or undefined for anything else. */
+export function errnoCode(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null || !('code' in error)) return undefined;
+  return typeof error.code === 'string' ? error.code : undefined;
+}

@@ -1,7 +1,6 @@
 import { lstat, unlink } from 'node:fs/promises';
 import { createConnection } from 'node:net';
-import { LoopError } from '../errors.js';
-import { systemErrorCode } from './system-error-code.js';
+import { LoopError, errnoCode } from '../errors.js';
 
 /** Linux keeps 108 bytes for a socket path, including the terminating NUL. */
 const maxSocketPathBytes = 107;
@@ -22,7 +21,7 @@ export async function claimSocketPath(socketPath: string): Promise<void> {
     );
   }
   const stats = await lstat(socketPath).catch((error: unknown) => {
-    if (systemErrorCode(error) === 'ENOENT') return undefined;
+    if (errnoCode(error) === 'ENOENT') return undefined;
     throw error;
   });
   if (stats === undefined) return;
@@ -44,7 +43,7 @@ export async function claimSocketPath(socketPath: string): Promise<void> {
   const probe = await probeSocket(socketPath);
   if (probe === 'stale') {
     await unlink(socketPath).catch((error: unknown) => {
-      if (systemErrorCode(error) !== 'ENOENT') throw error;
+      if (errnoCode(error) !== 'ENOENT') throw error;
     });
     return;
   }
@@ -75,7 +74,7 @@ function probeSocket(socketPath: string): Promise<Probe> {
     // A listener too busy to accept within the timeout is still alive: never steal its socket.
     socket.setTimeout(probeTimeoutMs, () => settle('live'));
     socket.once('error', (error) => {
-      const code = systemErrorCode(error);
+      const code = errnoCode(error);
       if (code === 'ECONNREFUSED' || code === 'ENOENT') settle('stale');
       else if (code === 'EACCES' || code === 'EPERM') settle('forbidden');
       else settle('live');

@@ -1,7 +1,6 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { LoopError } from '../errors.js';
+import { LoopError, errnoCode } from '../errors.js';
 import type { HttpMethod } from './route.js';
-import { systemErrorCode } from './system-error-code.js';
 
 export interface ApiClientOptions {
   readonly socketPath: string;
@@ -94,7 +93,7 @@ async function readResponse<T>(response: IncomingMessage): Promise<ApiResult<T>>
 
 function connectionError(error: unknown, socketPath: string): unknown {
   if (error instanceof LoopError) return error;
-  const code = systemErrorCode(error);
+  const code = errnoCode(error);
   if (code === 'ENOENT' || code === 'ECONNREFUSED') {
     return new LoopError(
       'serve_not_running',

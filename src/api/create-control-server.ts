@@ -3,14 +3,13 @@ import { chmodSync, statSync } from 'node:fs';
 import { lstat, unlink } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { LoopError } from '../errors.js';
+import { LoopError, errnoCode } from '../errors.js';
 import type { Logger } from '../log/create-logger.js';
 import { claimSocketPath } from './claim-socket-path.js';
 import { closeServer } from './close-server.js';
 import { createRequestListener } from './create-request-listener.js';
 import { listenServer } from './listen-server.js';
 import type { Route } from './route.js';
-import { systemErrorCode } from './system-error-code.js';
 
 export interface ControlServerOptions {
   readonly routes: readonly Route[];
@@ -139,7 +138,7 @@ export function createControlServer(options: ControlServerOptions): ControlServe
 }
 
 function listenError(error: unknown, where: string, key: string): unknown {
-  const code = systemErrorCode(error);
+  const code = errnoCode(error);
   if (code === 'EADDRINUSE') {
     return new LoopError(
       'conflict',
@@ -159,6 +158,6 @@ async function removeOwnSocket(socketPath: string, inode: number): Promise<void>
     const stats = await lstat(socketPath);
     if (stats.ino === inode) await unlink(socketPath);
   } catch (error) {
-    if (systemErrorCode(error) !== 'ENOENT') throw error;
+    if (errnoCode(error) !== 'ENOENT') throw error;
   }
 }

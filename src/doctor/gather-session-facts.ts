@@ -7,6 +7,7 @@ import type { StandingRecord, StandingSource } from '../standing/standing-types.
 import { statePaths } from '../state/state-paths.js';
 import type { HarnessFacts } from './check-harnesses.js';
 import type { SessionCwdFacts } from './check-session-cwds.js';
+import { parseJsonOrUndefined } from '../text/parse-json-or-undefined.js';
 
 interface KnownSession {
   readonly name: string;
@@ -53,13 +54,9 @@ async function readStandingRecords(dir: string): Promise<StandingRecord[]> {
         // Gone since the listing (deleted meanwhile): nothing to know about it.
         const text = await readFile(path.join(dir, name), 'utf8').catch(() => undefined);
         if (text === undefined) return undefined;
-        try {
-          const value: unknown = JSON.parse(text);
-          return isStandingRecord(value) ? value : undefined;
-        } catch {
-          // A damaged record: serve reports it (state.record_corrupt); here it is simply not known.
-          return undefined;
-        }
+        // A damaged record: serve reports it (state.record_corrupt); here it is simply not known.
+        const value = parseJsonOrUndefined(text);
+        return isStandingRecord(value) ? value : undefined;
       }),
   );
   return records.filter((record) => record !== undefined);

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { createApiClient } from '../api/create-api-client.js';
-import { errnoCode } from '../state/errno-code.js';
+import { errnoCode } from '../errors.js';
 import type { ControlSocketFacts } from './check-control-socket.js';
 
 /** Asks `GET /api/v1/health` on the control socket; a socket nobody answers on is `silent`. */

@@ -1,4 +1,5 @@
 import type { WebProbe } from './web-probe.js';
+import { parseJsonOrUndefined } from '../text/parse-json-or-undefined.js';
 
 export interface WebRequest {
   readonly method: 'GET' | 'POST';
@@ -30,20 +31,12 @@ export async function probeWeb(
     return {
       kind: 'answered',
       status: response.status,
-      body: parseJson(text),
+      // Not JSON (a proxy's HTML page, say): the checks then see no fields and report the status.
+      body: parseJsonOrUndefined(text),
       ...(scopes === null ? {} : { scopes: splitScopes(scopes) }),
     };
   } catch (error) {
     return { kind: 'unreachable', error: describe(error) };
-  }
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    // Not JSON (a proxy's HTML page, say): the checks then see no fields and report the status.
-    return undefined;
   }
 }
 

@@ -1,6 +1,6 @@
 import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { errnoCode } from '../state/errno-code.js';
+import { errnoCode } from '../errors.js';
 import type { StateEntry, StateModeFacts } from './check-state-modes.js';
 
 /**

@@ -1,4 +1,5 @@
 import { readRegularFile } from '../state/read-regular-file.js';
+import { parseJsonOrUndefined } from '../text/parse-json-or-undefined.js';
 
 /** Only the end of a transcript matters, and transcripts of long sessions grow large. */
 const tailBytes = 1024 * 1024;
@@ -25,12 +26,7 @@ export async function readLastAssistantMessage(
 }
 
 export function assistantText(line: string): string | undefined {
-  let entry: unknown;
-  try {
-    entry = JSON.parse(line);
-  } catch {
-    return undefined;
-  }
+  const entry = parseJsonOrUndefined(line);
   if (!isRecord(entry) || entry['type'] !== 'assistant' || !isRecord(entry['message']))
     return undefined;
   const content = entry['message']['content'];

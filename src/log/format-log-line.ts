@@ -1,3 +1,4 @@
+import { parseJsonOrUndefined } from '../text/parse-json-or-undefined.js';
 /** pino's numeric levels, as a person reads them. */
 const levelNames: Readonly<Record<number, string>> = {
   10: 'TRACE',
@@ -18,12 +19,7 @@ const placedKeys = new Set(['level', 'time', 'name', 'event', 'msg', 'err', 'pid
  * object is shown as it is rather than dropped.
  */
 export function formatLogLine(line: string): string {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(line);
-  } catch {
-    return line;
-  }
+  const parsed = parseJsonOrUndefined(line);
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return line;
   const entry = parsed as Record<string, unknown>;
   const level = typeof entry['level'] === 'number' ? (levelNames[entry['level']] ?? 'LEVEL') : '';

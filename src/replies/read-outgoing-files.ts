@@ -1,7 +1,6 @@
 import { open } from 'node:fs/promises';
 import path from 'node:path';
-import { LoopError } from '../errors.js';
-import { errnoCode } from '../state/errno-code.js';
+import { LoopError, errnoCode } from '../errors.js';
 import type { OutgoingFile } from './outgoing-file.js';
 
 /** What one `the-loop post` may attach: Slack takes far larger files, but serve reads them whole. */

@@ -1,14 +1,13 @@
 import { createKeyedQueue, type KeyedQueue } from '../concurrency/keyed-queue.js';
 import type { AgentStates } from '../delivery/agent-states.js';
 import type { EventSink } from '../delivery/create-delivery-core.js';
-import { LoopError, asLoopError } from '../errors.js';
+import { LoopError, asLoopError, errnoCode } from '../errors.js';
 import type {
   SessionStarter,
   StartSpec,
   StartedSession,
 } from '../sessions/create-session-starter.js';
 import type { SessionTokens } from './session-tokens.js';
-import { errnoCode } from '../state/errno-code.js';
 import type { RecordStore } from '../state/record-store.js';
 import { paneInfoFor } from '../tmux/pane-state-for.js';
 import type { SessionListing, TmuxDriver } from '../tmux/tmux-driver.js';

@@ -3,7 +3,7 @@ import { readdir, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '../log/create-logger.js';
 import { ensurePrivateDir } from './ensure-private-dir.js';
-import { errnoCode } from './errno-code.js';
+import { errnoCode } from '../errors.js';
 import { isNotRegularFile, readRegularFile } from './read-regular-file.js';
 import { writeFileAtomic } from './write-file-atomic.js';
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { LoopError } from '../errors.js';
 import type { Logger } from '../log/create-logger.js';
 import { ensurePrivateDir } from './ensure-private-dir.js';
-import { errnoCode } from './errno-code.js';
+import { errnoCode } from '../errors.js';
 import { createGroupCommit } from './group-commit.js';
 import {
   batchFileName,

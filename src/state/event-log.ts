@@ -1,10 +1,9 @@
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { LoopError } from '../errors.js';
+import { LoopError, errnoCode } from '../errors.js';
 import type { Logger } from '../log/create-logger.js';
 import { ensurePrivateDir } from './ensure-private-dir.js';
-import { errnoCode } from './errno-code.js';
 import { fileKind, notRegular } from './read-regular-file.js';
 import { scrubEventFields } from './scrub-event-fields.js';
 import { privateFileMode } from './write-file-atomic.js';

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { LoopError } from '../errors.js';
+import { LoopError, errnoCode } from '../errors.js';
 import { ensurePrivateDir } from './ensure-private-dir.js';
-import { errnoCode } from './errno-code.js';
 import { isNotRegularFile, readRegularFile } from './read-regular-file.js';
 import { statePaths } from './state-paths.js';
 import { writeFileAtomic } from './write-file-atomic.js';
+import { parseJsonOrUndefined } from '../text/parse-json-or-undefined.js';
 
 export interface InstanceIdentity {
   /** The value of the `@the-loop-owner` tmux option on every session this instance spawns. */
@@ -56,12 +56,7 @@ async function readIdentity(file: string): Promise<InstanceIdentity | undefined>
 }
 
 export function parseInstanceIdentity(text: string): InstanceIdentity | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
+  const value = parseJsonOrUndefined(text);
   if (typeof value !== 'object' || value === null) return undefined;
   const id = (value as { id?: unknown }).id;
   return typeof id === 'string' && idPattern.test(id) ? { id } : undefined;

@@ -2,7 +2,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { LoopError } from '../errors.js';
 import type { Logger } from '../log/create-logger.js';
-import { errnoCode } from './errno-code.js';
+import { errnoCode } from '../errors.js';
 import {
   batchFileName,
   classifyInboxFile,

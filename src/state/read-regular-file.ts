@@ -1,7 +1,6 @@
 import { constants, type Stats } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { LoopError } from '../errors.js';
-import { errnoCode } from './errno-code.js';
+import { LoopError, errnoCode } from '../errors.js';
 
 /** No state file of ours comes near this; a bigger one is damage, not data to load into memory. */
 export const defaultMaxBytes = 64 * 1024 * 1024;

@@ -1,10 +1,9 @@
 import { readdir, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { createKeyedQueue } from '../concurrency/keyed-queue.js';
-import { LoopError } from '../errors.js';
+import { LoopError, errnoCode } from '../errors.js';
 import type { Logger } from '../log/create-logger.js';
 import { ensurePrivateDir } from './ensure-private-dir.js';
-import { errnoCode } from './errno-code.js';
 import { mapLimit } from './map-limit.js';
 import { isNotRegularFile, readRegularFile } from './read-regular-file.js';
 import { assertRecordKey, isValidRecordKey } from './record-key.js';

@@ -1,7 +1,7 @@
 import { lstat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '../log/create-logger.js';
-import { errnoCode } from './errno-code.js';
+import { errnoCode } from '../errors.js';
 
 /** A write that has not finished in this long belongs to a process that died mid-write. */
 export const staleTempAgeMs = 60_000;

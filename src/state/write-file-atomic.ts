@@ -1,6 +1,6 @@
 import { link, open, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { errnoCode } from './errno-code.js';
+import { errnoCode } from '../errors.js';
 import { tempFileName } from './temp-file-name.js';
 
 export const privateFileMode = 0o600;

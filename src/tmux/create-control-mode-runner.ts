@@ -5,7 +5,7 @@ import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import type { Logger } from '../log/create-logger.js';
 import { ensurePrivateDir } from '../state/ensure-private-dir.js';
-import { errnoCode } from '../state/errno-code.js';
+import { errnoCode } from '../errors.js';
 import { classifyTmuxFailure } from './classify-tmux-failure.js';
 import { controlModeLine } from './control-mode-line.js';
 import { createControlModeParser } from './parse-control-mode.js';

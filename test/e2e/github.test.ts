@@ -1,7 +1,7 @@
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { readEvents } from '../../src/state/read-events.js';
+import { readEvents } from '../helpers/read-events.js';
 import { agentPrompts, untagged } from '../helpers/agent-prompts.js';
 import { eventually } from '../helpers/eventually.js';
 import { freePort } from '../helpers/free-port.js';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { claudeHooksVersion } from '../../src/harness/claude-settings.js';
-import { readEvents } from '../../src/state/read-events.js';
+import { readEvents } from '../helpers/read-events.js';
 import { eventually } from '../helpers/eventually.js';
 import { createServeFixture, type ServeFixture } from '../helpers/run-serve.js';
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { readEvents } from '../../src/state/read-events.js';
+import { readEvents } from '../helpers/read-events.js';
 import { readEvents as readAgentEvents, type EventRecord } from '../fakes/fake-agent-records.js';
 import { startFakeGithub, type FakeGithub } from '../fakes/fake-github/start-fake-github.js';
 import {

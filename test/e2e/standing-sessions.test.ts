@@ -2,7 +2,7 @@ import { untagged } from '../helpers/agent-prompts.js';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readEvents } from '../../src/state/read-events.js';
+import { readEvents } from '../helpers/read-events.js';
 import { eventually } from '../helpers/eventually.js';
 import { createServeFixture, waitForTurns, type ServeFixture } from '../helpers/run-serve.js';
 

@@ -3,7 +3,7 @@ import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
-import { errnoCode } from '../../src/state/errno-code.js';
+import { errnoCode } from '../../src/errors.js';
 import { eventually } from '../helpers/eventually.js';
 import { createServeFixture, type ServeFixture } from '../helpers/run-serve.js';
 import { agentRecords } from './support/agent-records.js';

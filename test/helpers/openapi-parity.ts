@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
-import { loadOpenApiOperations } from '../../src/api/load-openapi-operations.js';
+import { loadOpenApiOperations } from './load-openapi-operations.js';
 import type { Route } from '../../src/api/route.js';
 
 export const openApiPath = fileURLToPath(new URL('../../schemas/openapi.yaml', import.meta.url));

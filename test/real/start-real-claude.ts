@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { LoggedEvent } from '../../src/state/event-log.js';
-import { readEvents } from '../../src/state/read-events.js';
+import { readEvents } from '../helpers/read-events.js';
 import { eventually } from '../helpers/eventually.js';
 import { createServeFixture, type ServeFixture } from '../helpers/run-serve.js';
 import {

@@ -1,8 +1,7 @@
 import path from 'node:path';
 import { stat } from 'node:fs/promises';
 import { createApiClient } from '../../api/create-api-client.js';
-import { LoopError } from '../../errors.js';
-import { errnoCode } from '../../state/errno-code.js';
+import { LoopError, errnoCode } from '../../errors.js';
 import { unwrap } from '../../api/unwrap.js';
 import type { ReplyFailure, ReplyTarget } from '../../replies/reply-router.js';
 import { chooseTextSource } from '../choose-text-source.js';

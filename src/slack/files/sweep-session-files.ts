@@ -1,6 +1,6 @@
 import { readdir, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { errnoCode } from '../../state/errno-code.js';
+import { errnoCode } from '../../errors.js';
 import { filesRoot, sessionFilesDir } from './session-files-dir.js';
 
 /** Files people sent are kept a week (DESIGN §17). */

@@ -1,6 +1,10 @@
-import { planFenceRepair } from './plan-fence-repair.js';
-import type { Fence } from './read-fence.js';
-import { scanFenceLines, type FenceBlock, type ScannedLine } from './scan-fence-lines.js';
+import {
+  planFenceRepair,
+  type Fence,
+  scanFenceLines,
+  type FenceBlock,
+  type ScannedLine,
+} from './fences.js';
 
 /** Where one part ends: its text, what is left, and the code block the cut falls inside. */
 export interface Cut {

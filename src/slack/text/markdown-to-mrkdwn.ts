@@ -1,7 +1,6 @@
-import { closesFence } from './closes-fence.js';
+import { closesFence, readFence, type Fence } from './fences.js';
 import { convertInlineMarkdown } from './convert-inline-markdown.js';
 import { escapeMrkdwn } from './escape-mrkdwn.js';
-import { readFence, type Fence } from './read-fence.js';
 
 const headingPattern = /^ {0,3}#{1,6}(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
 const rulePattern = /^ {0,3}([-*_])[ \t]*(?:\1[ \t]*){2,}$/;

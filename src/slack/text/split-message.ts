@@ -1,8 +1,6 @@
 import { LoopError } from '../../errors.js';
 import { chooseCut } from './choose-cut.js';
-import { closesFence } from './closes-fence.js';
-import { planFenceRepair } from './plan-fence-repair.js';
-import type { Fence } from './read-fence.js';
+import { closesFence, planFenceRepair, type Fence } from './fences.js';
 
 /**
  * Splits a long message into parts of at most `limit` UTF-16 code units for Slack (DESIGN §6). It

@@ -1,4 +1,4 @@
-import { readEvents } from '../../../src/state/read-events.js';
+import { readEvents } from '../../helpers/read-events.js';
 import type { LoggedEvent } from '../../../src/state/event-log.js';
 import path from 'node:path';
 import type { ServeFixture } from '../../helpers/run-serve.js';

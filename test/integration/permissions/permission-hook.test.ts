@@ -15,7 +15,7 @@ import {
   type PermissionRegistry,
 } from '../../../src/permissions/create-permission-registry.js';
 import type { PermissionOutcome } from '../../../src/permissions/permission-types.js';
-import { createMemoryEventLog } from '../../../src/state/memory-event-log.js';
+import { createMemoryEventLog } from '../../helpers/memory-event-log.js';
 import { captureLogger } from '../../helpers/capture-logger.js';
 import { eventually } from '../../helpers/eventually.js';
 import { binPath } from '../../helpers/run-serve.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createPermissionRegistry } from '../../../src/permissions/create-permission-registry.js';
 import type { PermissionChange } from '../../../src/permissions/permission-types.js';
-import { createMemoryEventLog } from '../../../src/state/memory-event-log.js';
+import { createMemoryEventLog } from '../../helpers/memory-event-log.js';
 import { captureLogger } from '../../helpers/capture-logger.js';
 
 const dana = { surface: 'slack', name: '@dana' } as const;

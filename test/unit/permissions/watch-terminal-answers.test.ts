@@ -5,7 +5,7 @@ import {
   judgeLook,
   watchTerminalAnswers,
 } from '../../../src/permissions/watch-terminal-answers.js';
-import { createMemoryEventLog } from '../../../src/state/memory-event-log.js';
+import { createMemoryEventLog } from '../../helpers/memory-event-log.js';
 import { captureLogger } from '../../helpers/capture-logger.js';
 
 const dialog: AgentScreen = { box: undefined, dialog: 'permission', busy: false, queued: false };

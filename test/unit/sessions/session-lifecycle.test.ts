@@ -16,7 +16,7 @@ import {
   type SessionLifecycle,
   type StartPlan,
 } from '../../../src/sessions/session-lifecycle.js';
-import { createMemoryEventLog, type MemoryEventLog } from '../../../src/state/memory-event-log.js';
+import { createMemoryEventLog, type MemoryEventLog } from '../../helpers/memory-event-log.js';
 import { createRecordStore, type RecordStore } from '../../../src/state/record-store.js';
 import { createFakeTmuxDriver, type FakeTmuxDriver } from '../../fakes/fake-tmux-driver.js';
 

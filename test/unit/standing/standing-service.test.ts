@@ -19,7 +19,7 @@ import {
 } from '../../../src/standing/create-standing-service.js';
 import { createStandingResolver } from '../../../src/standing/create-standing-resolver.js';
 import { isStandingRecord } from '../../../src/standing/is-standing-record.js';
-import { createMemoryEventLog, type MemoryEventLog } from '../../../src/state/memory-event-log.js';
+import { createMemoryEventLog, type MemoryEventLog } from '../../helpers/memory-event-log.js';
 import { createRecordStore } from '../../../src/state/record-store.js';
 import { createFakeTmuxDriver, type FakeTmuxDriver } from '../../fakes/fake-tmux-driver.js';
 

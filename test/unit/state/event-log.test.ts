@@ -2,7 +2,7 @@ import { chmod, mkdir, readFile, rm, rmdir, unlink, writeFile } from 'node:fs/pr
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { formatEventLine, openEventLog } from '../../../src/state/event-log.js';
-import { readEvents } from '../../../src/state/read-events.js';
+import { readEvents } from '../../helpers/read-events.js';
 import {
   asUnprivileged,
   makeTempDir,

@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { closesFence } from '../../../../src/slack/text/closes-fence.js';
+import {
+  closesFence,
+  planFenceRepair,
+  readFence,
+  type Fence,
+} from '../../../../src/slack/text/fences.js';
 import { escapeMrkdwn } from '../../../../src/slack/text/escape-mrkdwn.js';
-import { planFenceRepair } from '../../../../src/slack/text/plan-fence-repair.js';
-import { readFence, type Fence } from '../../../../src/slack/text/read-fence.js';
 
 describe('readFence', () => {
   it.each([

@@ -1,4 +1,4 @@
-import type { EventLog, LoggedEvent } from './event-log.js';
+import type { EventLog, LoggedEvent } from '../../src/state/event-log.js';
 
 export interface MemoryEventLog extends EventLog {
   readonly events: LoggedEvent[];

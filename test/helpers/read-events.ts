@@ -1,5 +1,5 @@
-import type { LoggedEvent } from './event-log.js';
-import { readRegularFile } from './read-regular-file.js';
+import type { LoggedEvent } from '../../src/state/event-log.js';
+import { readRegularFile } from '../../src/state/read-regular-file.js';
 
 /** Every well-formed line of an event log, in file order; a missing log has no events. */
 export async function readEvents(file: string): Promise<LoggedEvent[]> {

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
-import { LoopError } from '../errors.js';
-import { sessionTokenHeader, type RouteAuth } from './route.js';
+import { LoopError } from '../../src/errors.js';
+import { sessionTokenHeader, type RouteAuth } from '../../src/api/route.js';
 
 export interface OpenApiOperation {
   /** Upper case, as written in the route table (`GET`, `POST`, `DELETE`). */

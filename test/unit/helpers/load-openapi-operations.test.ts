@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadOpenApiOperations } from '../../../src/api/load-openapi-operations.js';
+import { loadOpenApiOperations } from '../../helpers/load-openapi-operations.js';
 import { openApiPath } from '../../helpers/openapi-parity.js';
 
 let dir: string;

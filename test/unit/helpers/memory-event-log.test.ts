@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createMemoryEventLog } from '../../../src/state/memory-event-log.js';
+import { createMemoryEventLog } from '../../helpers/memory-event-log.js';
 
 describe('createMemoryEventLog', () => {
   it('keeps every record in order with the clock time, exactly as passed', async () => {

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseEventLine, readEvents } from '../../../src/state/read-events.js';
+import { parseEventLine, readEvents } from '../../helpers/read-events.js';
 import { makeTempDir, type TempDir } from '../../helpers/fs-fixtures.js';
 
 let temp: TempDir;
