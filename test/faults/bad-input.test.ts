@@ -11,7 +11,7 @@ import {
   signDelivery,
   withComment,
 } from '../fakes/fake-github/webhook-delivery.js';
-import { freePort } from './support/free-port.js';
+import { freePort } from '../helpers/free-port.js';
 import { eventsOf } from './support/serve-log.js';
 import { stateSnapshot } from './support/state-snapshot.js';
 import { streamRequest } from './support/stream-request.js';

@@ -12,7 +12,7 @@ import {
   signDelivery,
   withComment,
 } from '../fakes/fake-github/webhook-delivery.js';
-import { freePort } from './support/free-port.js';
+import { freePort } from '../helpers/free-port.js';
 import { eventsOf, logged } from './support/serve-log.js';
 
 const secret = 'webhook-secret-for-fault-tests';

@@ -11,7 +11,7 @@ import {
   withComment,
 } from '../fakes/fake-github/webhook-delivery.js';
 import { startFakeSlack, type FakeSlack } from '../fakes/fake-slack/start-fake-slack.js';
-import { freePort } from './support/free-port.js';
+import { freePort } from '../helpers/free-port.js';
 import { eventsOf } from './support/serve-log.js';
 import { createAnnounced, slackOperator, startSlackServe } from './support/slack-serve.js';
 

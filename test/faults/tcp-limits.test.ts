@@ -2,7 +2,7 @@ import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventually } from '../helpers/eventually.js';
 import { createServeFixture, type ServeFixture } from '../helpers/run-serve.js';
-import { freePort } from './support/free-port.js';
+import { freePort } from '../helpers/free-port.js';
 
 const token = 'tcp-limits-token-0123456789abcdef';
 

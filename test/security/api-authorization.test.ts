@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServeFixture } from '../helpers/run-serve.js';
 import { rawRequest } from '../integration/api/raw-request.js';
 import { startFakeSlack, type FakeSlack } from '../fakes/fake-slack/start-fake-slack.js';
-import { freePort } from '../faults/support/free-port.js';
+import { freePort } from '../helpers/free-port.js';
 import { slackOperator, startSlackServe } from '../faults/support/slack-serve.js';
 import { sessionToken } from './support/start-full-flow.js';
 

@@ -12,7 +12,7 @@ import {
   withComment,
 } from '../../fakes/fake-github/webhook-delivery.js';
 import { startFakeSlack, type FakeSlack } from '../../fakes/fake-slack/start-fake-slack.js';
-import { freePort } from '../../faults/support/free-port.js';
+import { freePort } from '../../helpers/free-port.js';
 import { eventsOf } from '../../faults/support/serve-log.js';
 import { sendReply, slackChannel, slackOperator } from '../../faults/support/slack-serve.js';
 

@@ -2,17 +2,8 @@ import { mkdtemp, readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bootPrompt, standingBootDirective } from '../../../src/harness/boot-directive.js';
 import { createClaudeAdapter } from '../../../src/harness/claude-adapter.js';
-import {
-  claudeHookTable,
-  claudeHooksVersion,
-  claudeSettings,
-  shellQuote,
-} from '../../../src/harness/claude-settings.js';
-import { createCommandAdapter } from '../../../src/harness/command-adapter.js';
-import { assistantText } from '../../../src/harness/read-last-assistant-message.js';
-
+import { claudeHooksVersion } from '../../../src/harness/claude-settings.js';
 const claude = {
   kind: 'claude',
   command: 'claude',
@@ -104,82 +95,5 @@ describe('claude adapter', () => {
     });
     expect(plan.argv.slice(3, 5)).toEqual(['--resume', 'abc']);
     expect(plan).toMatchObject({ conversationId: 'abc', resuming: true });
-  });
-});
-
-describe('command adapter', () => {
-  it('runs the configured argv and waits for the ready pattern', async () => {
-    const plan = await createCommandAdapter().plan({
-      tmuxName: 't',
-      harness: {
-        kind: 'command',
-        command: 'bash',
-        args: ['--norc'],
-        agent: false,
-        interruptKey: 'C-c',
-        readyPattern: '\\$ $',
-      },
-      args: ['-i'],
-      loopCommand: [],
-      harnessDir: '/nowhere',
-    });
-    expect(plan.argv).toEqual(['bash', '--norc', '-i']);
-    expect(plan.conversationId).toBeUndefined();
-    expect(plan.confirms).toBe(false);
-    expect(plan.readiness.kind === 'screen' && plan.readiness.pattern?.test('x\nuser$ ')).toBe(
-      true,
-    );
-  });
-});
-
-describe('boot directive', () => {
-  const directive = standingBootDirective({
-    name: 'sup',
-    tmuxName: 'loop-standing-sup',
-    instance: 'laptop-b',
-    slackThread: true,
-  });
-  it('names the session, says it owns no work item, and how people reach it and how to answer', () => {
-    expect(directive).toContain('`sup`');
-    expect(directive).toContain('laptop-b');
-    expect(directive).toContain('own no GitHub issue');
-    expect(directive).toContain('Slack thread');
-    expect(directive).toContain('the-loop standing say sup');
-    expect(directive).toContain("tmux attach -t '=loop-standing-sup'");
-    expect(directive).toContain('the-loop post');
-  });
-  it('appends the brief after the directive, which the brief cannot remove', () => {
-    expect(bootPrompt(directive, '  Watch the builds.  ')).toBe(
-      `${directive}\n\nWatch the builds.`,
-    );
-    expect(bootPrompt(directive, '')).toBe(directive);
-    expect(bootPrompt(directive, undefined)).toBe(directive);
-  });
-});
-
-describe('claude settings and transcripts', () => {
-  it('gives the PermissionRequest hook permissions.timeoutSeconds and a margin', () => {
-    const settings = claudeSettings(['the-loop'], claudeHookTable(30)) as {
-      hooks: Record<string, Array<{ hooks: Array<{ command: string; timeout: number }> }>>;
-    };
-    expect(settings.hooks['PermissionRequest']?.[0]?.hooks[0]?.command).toContain(
-      ' PermissionRequest 45 ',
-    );
-    expect(settings.hooks['PermissionRequest']?.[0]?.hooks[0]?.timeout).toBe(49);
-  });
-  it('quotes every argument for the shell', () => {
-    expect(shellQuote("a'b")).toBe(`'a'\\''b'`);
-    expect(JSON.stringify(claudeSettings(['x y']))).toContain("SessionStart 0.7 'x y'");
-  });
-  it.each([
-    [
-      '{"type":"assistant","message":{"content":[{"type":"text","text":"hi"},{"type":"tool_use"}]}}',
-      'hi',
-    ],
-    ['{"type":"assistant","message":{"content":"plain"}}', 'plain'],
-    ['{"type":"user","message":{"content":"no"}}', undefined],
-    ['not json', undefined],
-  ])('assistantText(%s)', (line, expected) => {
-    expect(assistantText(line)).toBe(expected);
   });
 });

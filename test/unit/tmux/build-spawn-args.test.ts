@@ -1,20 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { buildSpawnArgs, literalArgument } from '../../../src/tmux/build-spawn-args.js';
-import { classifyTmuxFailure } from '../../../src/tmux/classify-tmux-failure.js';
-import { parseSessionLine } from '../../../src/tmux/parse-session-line.js';
-import {
-  parseTmuxVersion,
-  supportsControlClient,
-  supportsSessionEnv,
-} from '../../../src/tmux/parse-tmux-version.js';
-import { paneTarget, sessionTarget } from '../../../src/tmux/exact-target.js';
-
-describe('exact targets', () => {
-  it('always carries the = prefix', () => {
-    expect(sessionTarget('sup')).toBe('=sup');
-    expect(paneTarget('sup')).toBe('=sup:');
-  });
-});
 
 describe('literalArgument', () => {
   it.each([
@@ -120,61 +105,5 @@ describe('buildSpawnArgs', () => {
   it('refuses an owner or env name that could change the tmux command', () => {
     expect(() => buildSpawnArgs({ ...spec, owner: 'a ; kill-server' }, true)).toThrow();
     expect(() => buildSpawnArgs({ ...spec, env: { 'A B': 'x' } }, true)).toThrow();
-  });
-});
-
-describe('classifyTmuxFailure', () => {
-  it.each([
-    ["can't find session: sup", 'absent'],
-    ['no such session: =sup', 'absent'],
-    ['no server running on /tmp/tmux-0/x', 'absent'],
-    ['no current target', 'absent'],
-    ['error connecting to /tmp/tmux-0/x (No such file or directory)', 'absent'],
-    ['error connecting to /tmp/tmux-0/x (Permission denied)', 'unknown'],
-    ['server exited unexpectedly', 'unknown'],
-    ['', 'unknown'],
-  ])('%j → %s', (stderr, expected) => {
-    expect(classifyTmuxFailure(stderr)).toBe(expected);
-  });
-});
-
-describe('parseSessionLine', () => {
-  it('reads a live session with an owner', () => {
-    expect(parseSessionLine('sup\t0\t42\t\town-1')).toEqual({
-      name: 'sup',
-      state: 'live',
-      owner: 'own-1',
-      panePid: 42,
-    });
-  });
-  it('reads a dead pane with its status and a session without owner', () => {
-    expect(parseSessionLine('x\t1\t42\t3\t')).toEqual({
-      name: 'x',
-      state: 'dead',
-      owner: '',
-      panePid: 42,
-      deadStatus: 3,
-    });
-  });
-  it('ignores garbage', () => {
-    expect(parseSessionLine('')).toBeUndefined();
-    expect(parseSessionLine('a\tb')).toBeUndefined();
-  });
-});
-
-describe('tmux version', () => {
-  it.each([
-    ['tmux 3.3a', 3, 3, true],
-    ['tmux 3.2', 3, 2, true],
-    ['tmux 3.1c', 3, 1, false],
-    ['tmux 4.0', 4, 0, true],
-    ['tmux 2.9', 2, 9, false],
-    ['tmux next-3.6', 3, 6, true],
-    ['tmux master', 99, 0, true],
-  ])('%s', (raw, major, minor, newEnough) => {
-    const version = parseTmuxVersion(raw);
-    expect([version.major, version.minor]).toEqual([major, minor]);
-    expect(supportsSessionEnv(version)).toBe(newEnough);
-    expect(supportsControlClient(version)).toBe(newEnough);
   });
 });
