@@ -13,7 +13,7 @@ import { mayDecide } from '../permissions/may-decide.js';
 import { parseKeywordCommand } from './comment/parse-keyword-command.js';
 import { parsePermissionKeyword } from './comment/parse-permission-keyword.js';
 import type { PermissionCommentOutcome, PermissionGithub } from './create-permission-github.js';
-import type { GithubActions } from './create-github-actions.js';
+import type { GithubResponder } from './create-github-responder.js';
 import { carriesMarker, isBot, type GithubComment } from './github-comment.js';
 
 export type CommentOutcome =
@@ -35,7 +35,7 @@ export type CommentOutcome =
  */
 export function createCommentHandler(options: {
   readonly config: Config;
-  readonly actions: GithubActions;
+  readonly actions: GithubResponder;
   readonly workItems: WorkItemService;
   readonly delivery: DeliveryCore;
   readonly events: EventSink;

@@ -2,12 +2,12 @@ import type { Config } from '../config/types.js';
 import { fenceTextFile } from '../replies/fence-text-file.js';
 import type { ReplySink } from '../replies/reply-router.js';
 import { parseWorkItemRef, workItemRef } from '../refs.js';
-import type { GithubActions } from './create-github-actions.js';
+import type { GithubResponder } from './create-github-responder.js';
 
 /** An agent's words as a comment on its issue or pull request, with the hidden marker (DESIGN §8). */
 export function createGithubPoster(options: {
   readonly config: Config;
-  readonly actions: GithubActions;
+  readonly actions: GithubResponder;
 }): ReplySink {
   const configured = (ref: string) => {
     const item = parseWorkItemRef(ref);

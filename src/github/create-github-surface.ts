@@ -14,7 +14,7 @@ import { createInbox } from '../state/create-inbox.js';
 import type { StatePaths } from '../state/state-paths.js';
 import type { WorkItemService } from '../workitems/create-workitem-service.js';
 import { createCommentHandler } from './create-comment-handler.js';
-import { createGithubActions } from './create-github-actions.js';
+import { createGithubResponder } from './create-github-responder.js';
 import { createGithubPoster } from './create-github-poster.js';
 import { createPermissionGithub } from './create-permission-github.js';
 import { createPoller } from './create-poller.js';
@@ -66,7 +66,7 @@ export function createGithubSurface(options: {
     request: { retries: 0 },
   });
   const host = plan.apiUrl ? apiHost(plan.apiUrl) : 'github.com';
-  const actions = createGithubActions({ octokit, instance: config.instance.name, logger });
+  const actions = createGithubResponder({ octokit, instance: config.instance.name, logger });
   const permissions = options.permissions
     ? createPermissionGithub({ config, actions, registry: options.permissions, logger })
     : undefined;

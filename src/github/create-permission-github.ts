@@ -5,7 +5,7 @@ import type { PermissionRegistry } from '../permissions/create-permission-regist
 import { decideReply } from '../permissions/decide-reply.js';
 import { parseWorkItemRef, workItemRef, type WorkItemRef } from '../refs.js';
 import type { PermissionKeyword } from './comment/parse-permission-keyword.js';
-import type { GithubActions } from './create-github-actions.js';
+import type { GithubResponder } from './create-github-responder.js';
 import type { GithubComment } from './github-comment.js';
 import { permissionComment } from './permission-comment.js';
 
@@ -24,7 +24,7 @@ export interface PermissionGithub {
  */
 export function createPermissionGithub(options: {
   readonly config: Config;
-  readonly actions: GithubActions;
+  readonly actions: GithubResponder;
   readonly registry: PermissionRegistry;
   readonly logger: Logger;
 }): PermissionGithub {

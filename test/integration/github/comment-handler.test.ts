@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LoopError } from '../../../src/errors.js';
 import { createCommentHandler } from '../../../src/github/create-comment-handler.js';
-import { createGithubActions } from '../../../src/github/create-github-actions.js';
+import { createGithubResponder } from '../../../src/github/create-github-responder.js';
 import { fromWebhookPayload } from '../../../src/github/from-webhook-payload.js';
 import type { GithubComment } from '../../../src/github/github-comment.js';
 import type { DeliveryResult } from '../../../src/delivery/create-delivery-core.js';
@@ -63,7 +63,7 @@ describe('createCommentHandler with the fake GitHub, a real Octokit and recordin
     const events = recordingEvents();
     const handle = createCommentHandler({
       config,
-      actions: createGithubActions({
+      actions: createGithubResponder({
         octokit: surfaceOctokit(github),
         instance: instance.name,
         logger: log.logger,

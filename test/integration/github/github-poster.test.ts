@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createGithubActions } from '../../../src/github/create-github-actions.js';
+import { createGithubResponder } from '../../../src/github/create-github-responder.js';
 import { createGithubPoster } from '../../../src/github/create-github-poster.js';
 import { carriesMarker, hiddenMarker } from '../../../src/github/github-comment.js';
 import { startFakeGithub, type FakeGithub } from '../../fakes/fake-github/start-fake-github.js';
@@ -23,7 +23,7 @@ describe('createGithubPoster with the fake GitHub and a real Octokit', () => {
   const poster = (instance = 'laptop-b') =>
     createGithubPoster({
       config: githubConfig({ instance: { name: instance, scope: { mode: 'open' } } }),
-      actions: createGithubActions({
+      actions: createGithubResponder({
         octokit: surfaceOctokit(github),
         instance,
         logger: captureLogger().logger,

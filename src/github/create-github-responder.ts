@@ -6,18 +6,18 @@ import type { GithubComment } from './github-comment.js';
 import { hiddenMarker } from './github-comment.js';
 
 /** The few things the-loop does on GitHub, each retried and each carrying the hidden marker. */
-export interface GithubActions {
+export interface GithubResponder {
   react(comment: GithubComment, content: 'eyes' | 'rocket' | 'confused'): Promise<void>;
   comment(item: WorkItemRef, text: string): Promise<{ id: number; url: string }>;
   /** Replaces the text of a comment the-loop posted (the marker is added again). */
   editComment(item: WorkItemRef, commentId: number, text: string): Promise<void>;
 }
 
-export function createGithubActions(options: {
+export function createGithubResponder(options: {
   readonly octokit: Octokit;
   readonly instance: string;
   readonly logger: Logger;
-}): GithubActions {
+}): GithubResponder {
   const { octokit, logger } = options;
   return {
     async react(comment, content) {
