@@ -15,7 +15,7 @@ import { createHttpListener } from './http/create-http-listener.js';
 import type { Logger } from './log/create-logger.js';
 import { createPermissionRegistry } from './permissions/create-permission-registry.js';
 import { expireStandingOnStop, expireWorkItemOnStop } from './permissions/expire-on-stop.js';
-import { watchTerminalAnswers } from './permissions/watch-terminal-answers.js';
+import { screenThrough, watchTerminalAnswers } from './permissions/watch-terminal-answers.js';
 import { parseStandingRef } from './refs.js';
 import { exitNotices } from './replies/exit-notices.js';
 import { createReplyRouter } from './replies/reply-router.js';
@@ -35,10 +35,9 @@ import {
 } from './standing/create-standing-service.js';
 import { createStandingResolver } from './standing/create-standing-resolver.js';
 import { isStandingRecord } from './standing/is-standing-record.js';
-import { cacheRecordStore } from './state/cached-record-store.js';
+import { openCachedRecordStore } from './state/cached-record-store.js';
 import { createDedupeLedger } from './state/create-dedupe-ledger.js';
 import { createDedupePruner } from './state/create-dedupe-pruner.js';
-import { createRecordStore } from './state/record-store.js';
 import { openState } from './state/open-state.js';
 import type { StatePaths } from './state/state-paths.js';
 import { openTmux } from './tmux/open-tmux.js';
@@ -89,12 +88,12 @@ export async function createApp(options: AppOptions): Promise<App> {
   const deliveries = createDeliveryLedger();
   const confirmations = createConfirmationTracker();
   // serve alone writes these records, so after the first listing they are read from memory.
-  const store = cacheRecordStore(
-    createRecordStore({ dir: paths.standing, validate: isStandingRecord, logger }),
-  );
-  const workItemStore = cacheRecordStore(
-    createRecordStore({ dir: paths.workitems, validate: isWorkItemRecord, logger }),
-  );
+  const store = openCachedRecordStore({ dir: paths.standing, validate: isStandingRecord, logger });
+  const workItemStore = openCachedRecordStore({
+    dir: paths.workitems,
+    validate: isWorkItemRecord,
+    logger,
+  });
   const targets = resolveByRefKind({
     standing: createStandingResolver({ config, store, owner }),
     workItem: createWorkItemResolver({ config, store: workItemStore, owner }),
@@ -144,10 +143,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const exitWatcher = createExitWatcher({ driver, services, intervalMs: 1_000, logger });
   const terminalAnswers = watchTerminalAnswers({
     registry: permissions,
-    look: async (ref) => {
-      const target = await targets(ref);
-      return target.screen?.(await driver.capture(target.tmuxName));
-    },
+    look: screenThrough(targets, (name) => driver.capture(name)),
     intervalMs: 1_000,
     logger,
   });

@@ -1,6 +1,7 @@
-import type { AgentScreen } from '../harness/claude-screen.js';
+import type { AgentScreen, ScreenReader } from '../harness/claude-screen.js';
 import type { Logger } from '../log/create-logger.js';
 import type { PermissionRegistry } from './create-permission-registry.js';
+import { createTicker, type Ticker } from '../concurrency/create-ticker.js';
 
 /**
  * Claude Code shows its own dialog while the PermissionRequest hook runs, and a key pressed there
@@ -9,15 +10,22 @@ import type { PermissionRegistry } from './create-permission-registry.js';
  * session has an open request, it is looked at each tick, and a dialog gone from it twice in a row
  * ends the session's requests as `terminal` (DESIGN §13 `waiting`, §14).
  */
-export interface TerminalAnswerWatcher {
-  /** One look at every session with an open request. */
-  check(): Promise<void>;
-  start(): void;
-  stop(): void;
-}
+/** `check()` is one look at every session with an open request. */
+export type TerminalAnswerWatcher = Ticker;
 
 /** The dialog appears as the hook starts: a request younger than this is not looked at yet. */
 export const dialogGraceMs = 2_000;
+
+/** A session's screen as its harness reads it: its target's reader over one capture of its pane. */
+export function screenThrough(
+  resolve: (ref: string) => Promise<{ readonly tmuxName: string; readonly screen?: ScreenReader }>,
+  capture: (tmuxName: string) => Promise<string>,
+): (ref: string) => Promise<AgentScreen | undefined> {
+  return async (ref) => {
+    const target = await resolve(ref);
+    return target.screen?.(await capture(target.tmuxName));
+  };
+}
 
 /**
  * What one look means for a session's open requests. `gone` counts the looks in a row without a
@@ -44,8 +52,6 @@ export function watchTerminalAnswers(options: {
 }): TerminalAnswerWatcher {
   const now = options.now ?? Date.now;
   const goneByRef = new Map<string, number>();
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
 
   const refsToLook = (): string[] => {
     const refs = new Set<string>();
@@ -74,25 +80,7 @@ export function watchTerminalAnswers(options: {
     );
   };
 
-  const tick = (): void => {
-    running ??= check()
-      .catch((error: unknown) => {
-        options.logger.warn({ event: 'permission.watch_failed', err: error }, 'watch failed');
-      })
-      .finally(() => {
-        running = undefined;
-      });
-  };
-
-  return {
-    check,
-    start() {
-      timer ??= setInterval(tick, options.intervalMs);
-      timer.unref();
-    },
-    stop() {
-      clearInterval(timer);
-      timer = undefined;
-    },
-  };
+  return createTicker(check, options.intervalMs, (error) => {
+    options.logger.warn({ event: 'permission.watch_failed', err: error }, 'watch failed');
+  });
 }

@@ -1,5 +1,6 @@
 import type { Logger } from '../log/create-logger.js';
 import type { SessionListing, TmuxDriver } from '../tmux/tmux-driver.js';
+import { createTicker, type Ticker } from '../concurrency/create-ticker.js';
 
 /** A service whose sessions can end by themselves (standing and work-item sessions). */
 export interface ExitAware {
@@ -8,12 +9,8 @@ export interface ExitAware {
   noticeExits(listing: SessionListing): Promise<void>;
 }
 
-export interface ExitWatcher {
-  /** One look now; resolves once every service has recorded what it saw. */
-  check(): Promise<void>;
-  start(): void;
-  stop(): void;
-}
+/** `check()` is one look now; it resolves once every service has recorded what it saw. */
+export type ExitWatcher = Ticker;
 
 /**
  * Notices harnesses that exit by themselves (DESIGN §13 `exited`). One listing of the whole server
@@ -26,9 +23,6 @@ export function createExitWatcher(options: {
   readonly intervalMs: number;
   readonly logger: Logger;
 }): ExitWatcher {
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-
   const check = async (): Promise<void> => {
     // Nothing running, nothing to notice: do not start a tmux server just to list it.
     const running = await Promise.all(options.services.map((service) => service.hasRunning()));
@@ -38,29 +32,8 @@ export function createExitWatcher(options: {
     await Promise.all(options.services.map((service) => service.noticeExits(listing)));
   };
 
-  const tick = (): void => {
-    // One look at a time: a slow tmux must not pile listings up.
-    running ??= check()
-      .catch((error: unknown) => {
-        options.logger.warn(
-          { event: 'session.exit_check_failed', err: error },
-          'exit check failed',
-        );
-      })
-      .finally(() => {
-        running = undefined;
-      });
-  };
-
-  return {
-    check,
-    start() {
-      timer ??= setInterval(tick, options.intervalMs);
-      timer.unref();
-    },
-    stop() {
-      clearInterval(timer);
-      timer = undefined;
-    },
-  };
+  // One look at a time: a slow tmux must not pile listings up.
+  return createTicker(check, options.intervalMs, (error) => {
+    options.logger.warn({ event: 'session.exit_check_failed', err: error }, 'exit check failed');
+  });
 }

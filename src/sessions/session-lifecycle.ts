@@ -55,20 +55,25 @@ export interface StartPlan<R> {
 export type StartOutcome = 'started' | 'resumed' | 'already-running';
 export type StopOutcome = 'stopped' | 'already-stopped';
 
-export interface SessionLifecycleOptions<R extends LifecycleRecord> {
+/** What every kind of session service is built from (the lifecycle's parts). */
+export interface SessionParts {
+  readonly driver: TmuxDriver;
+  readonly starter: SessionStarter;
+  readonly tokens: SessionTokens;
+  readonly readiness: AgentStates;
+  readonly events: EventSink;
+  /** The instance id written to `@the-loop-owner`. */
+  readonly owner: string;
+  readonly stopGraceMs: number;
+}
+
+export interface SessionLifecycleOptions<R extends LifecycleRecord> extends SessionParts {
   /** The event prefix: `standing` or `workitem`. */
   readonly kind: string;
   readonly store: RecordStore<R>;
   readonly messages: LifecycleMessages;
   /** The session a record belongs to. */
   readonly sessionOf: (key: string, record: R) => LifecycleSession;
-  readonly driver: TmuxDriver;
-  readonly starter: SessionStarter;
-  readonly tokens: SessionTokens;
-  readonly readiness: AgentStates;
-  readonly events: EventSink;
-  readonly owner: string;
-  readonly stopGraceMs: number;
   readonly clock: () => Date;
   /** One lock per ref, shared with the delivery core: see `run`. */
   readonly lock?: KeyedQueue;

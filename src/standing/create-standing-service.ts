@@ -1,22 +1,20 @@
 import type { Config } from '../config/types.js';
-import type { DeliveryCore, EventSink } from '../delivery/create-delivery-core.js';
+import type { DeliveryCore } from '../delivery/create-delivery-core.js';
 import { firstAnswer, type SayAnswer } from '../delivery/first-answer.js';
 import { createKeyedQueue, type KeyedQueue } from '../concurrency/keyed-queue.js';
-import type { AgentStates } from '../delivery/agent-states.js';
 import { LoopError, asLoopError } from '../errors.js';
 import { bootPrompt, standingBootDirective } from '../harness/boot-directive.js';
-import type { SessionStarter } from '../sessions/create-session-starter.js';
-import type { SessionTokens } from '../sessions/session-tokens.js';
 import { isValidName, nameProblem, standingRef, standingTarget } from '../refs.js';
 import {
   createSessionLifecycle,
   type LifecycleSession,
   type SessionLifecycle,
+  type SessionParts,
   type StopOutcome,
 } from '../sessions/session-lifecycle.js';
 import type { RecordStore } from '../state/record-store.js';
 import { paneInfoFor } from '../tmux/pane-state-for.js';
-import type { SessionListing, TmuxDriver } from '../tmux/tmux-driver.js';
+import type { SessionListing } from '../tmux/tmux-driver.js';
 import { checkStartable } from './check-startable.js';
 import { resolveDefinitions, type ResolvedStanding } from './resolve-definitions.js';
 import { standingMessages } from './standing-messages.js';
@@ -30,18 +28,10 @@ import type {
 import { toStandingView } from './to-standing-view.js';
 import { validateCreate, type CreateInput } from './validate-create.js';
 
-export interface StandingServiceOptions {
+export interface StandingServiceOptions extends SessionParts {
   readonly config: Config;
   readonly store: RecordStore<StandingRecord>;
-  readonly driver: TmuxDriver;
-  readonly starter: SessionStarter;
-  readonly tokens: SessionTokens;
   readonly delivery: DeliveryCore;
-  readonly readiness: AgentStates;
-  readonly events: EventSink;
-  /** The instance id written to `@the-loop-owner`. */
-  readonly owner: string;
-  readonly stopGraceMs: number;
   readonly clock?: () => Date;
   /** Read at each event, so a surface built after the service can still register. */
   readonly listeners?: Iterable<StandingListener>;

@@ -1,4 +1,4 @@
-import type { RecordStore } from './record-store.js';
+import { createRecordStore, type RecordStore, type RecordStoreOptions } from './record-store.js';
 
 /**
  * A record store that keeps every record in memory after the first `list()`, for a folder this
@@ -37,4 +37,9 @@ export function cacheRecordStore<T>(inner: RecordStore<T>): RecordStore<T> {
         .map(([key, value]) => ({ key, value }));
     },
   };
+}
+
+/** A record store over `options.dir`, cached as above: for the records serve alone writes. */
+export function openCachedRecordStore<T>(options: RecordStoreOptions<T>): RecordStore<T> {
+  return cacheRecordStore(createRecordStore(options));
 }

@@ -1,10 +1,7 @@
 import type { Config } from '../config/types.js';
-import type { DeliveryTarget, EventSink } from '../delivery/create-delivery-core.js';
+import type { DeliveryTarget } from '../delivery/create-delivery-core.js';
 import type { KeyedQueue } from '../concurrency/keyed-queue.js';
-import type { AgentStates } from '../delivery/agent-states.js';
 import { LoopError } from '../errors.js';
-import type { SessionStarter } from '../sessions/create-session-starter.js';
-import type { SessionTokens } from '../sessions/session-tokens.js';
 import {
   parseWorkItemRef,
   workItemRef,
@@ -17,10 +14,11 @@ import {
   createSessionLifecycle,
   type LifecycleSession,
   type SessionLifecycle,
+  type SessionParts,
 } from '../sessions/session-lifecycle.js';
 import { shownStatus } from '../sessions/session-status.js';
 import { paneInfoFor } from '../tmux/pane-state-for.js';
-import type { SessionListing, TmuxDriver } from '../tmux/tmux-driver.js';
+import type { SessionListing } from '../tmux/tmux-driver.js';
 import { createWorkItemResolver } from './create-workitem-resolver.js';
 import { workItemBootDirective, workItemUrl } from './workitem-boot-directive.js';
 import { workItemMessages } from './workitem-messages.js';
@@ -56,21 +54,16 @@ export interface WorkItemService {
  * configured checkout. Lifecycle rules are the standing sessions' (the same decideStart): a live
  * session under the target name that is not ours is never touched.
  */
-export function createWorkItemService(options: {
-  readonly config: Config;
-  readonly store: RecordStore<WorkItemRecord>;
-  readonly driver: TmuxDriver;
-  readonly starter: SessionStarter;
-  readonly tokens: SessionTokens;
-  readonly readiness: AgentStates;
-  readonly events: EventSink;
-  readonly owner: string;
-  readonly stopGraceMs: number;
-  readonly listeners?: Iterable<WorkItemListener>;
-  readonly clock?: () => Date;
-  /** The per-ref lock shared with the delivery core (see the standing service). */
-  readonly lifecycle?: KeyedQueue;
-}): WorkItemService {
+export function createWorkItemService(
+  options: SessionParts & {
+    readonly config: Config;
+    readonly store: RecordStore<WorkItemRecord>;
+    readonly listeners?: Iterable<WorkItemListener>;
+    readonly clock?: () => Date;
+    /** The per-ref lock shared with the delivery core (see the standing service). */
+    readonly lifecycle?: KeyedQueue;
+  },
+): WorkItemService {
   const { config, store, driver, owner } = options;
   const messages = workItemMessages(config);
   const session = (item: WorkItemRef): LifecycleSession => ({
