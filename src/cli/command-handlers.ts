@@ -10,13 +10,15 @@ import { runPermissions } from './commands/run-permissions.js';
 import { runPost } from './commands/run-post.js';
 import { runServe } from './commands/run-serve.js';
 import { runStandingCreate } from './commands/run-standing-create.js';
-import { runStandingDelete } from './commands/run-standing-delete.js';
-import { runStandingGet } from './commands/run-standing-get.js';
-import { runStandingList } from './commands/run-standing-list.js';
-import { runStandingRestart } from './commands/run-standing-restart.js';
 import { runStandingSay } from './commands/run-standing-say.js';
-import { runStandingStart } from './commands/run-standing-start.js';
-import { runStandingStop } from './commands/run-standing-stop.js';
+import {
+  runStandingDelete,
+  runStandingGet,
+  runStandingList,
+  runStandingRestart,
+  runStandingStart,
+  runStandingStop,
+} from './commands/run-standing-verbs.js';
 import { runStatus } from './commands/run-status.js';
 import { runWorkItemList, runWorkItemStart, runWorkItemStop } from './commands/run-workitem.js';
 

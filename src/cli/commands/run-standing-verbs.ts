@@ -1,0 +1,72 @@
+import type { StandingView } from '../../standing/standing-types.js';
+import { applyVerb } from '../apply-verb.js';
+import type { CommandContext, CommandHandler } from '../command-context.js';
+import { formatStandingList } from '../format-standing-list.js';
+import { formatStandingView } from '../format-standing-view.js';
+import { sessionPath } from '../session-path.js';
+
+/**
+ * The small `the-loop standing` verbs, each a call or two to serve's API (`create` and `say` read
+ * input and have files of their own).
+ */
+const listSessions = async (context: CommandContext): Promise<StandingView[]> =>
+  (await context.api<{ sessions: StandingView[] }>('GET', '/api/v1/standing-sessions')).sessions;
+
+/** A verb on NAME, or without one on every session `pick` chooses (`none` when there is none). */
+const onNameOrPicked =
+  (verb: 'start' | 'stop', pick: (session: StandingView) => boolean, none: string) =>
+  async (context: CommandContext): Promise<number> => {
+    const name = context.args['name'];
+    if (name !== undefined) return applyVerb(context, verb, [name]);
+    const names = (await listSessions(context)).filter(pick).map((session) => session.name);
+    if (names.length === 0 && !context.json) {
+      context.print(none);
+      return 0;
+    }
+    return applyVerb(context, verb, names);
+  };
+
+/** `the-loop standing list`; `--json` prints the sessions array itself. */
+export const runStandingList: CommandHandler = async (context) => {
+  const sessions = await listSessions(context);
+  if (context.json) context.printJson(sessions);
+  else context.print(formatStandingList(sessions));
+  return 0;
+};
+
+/** `the-loop standing get NAME`. */
+export const runStandingGet: CommandHandler = async (context) => {
+  const session = await context.api<StandingView>('GET', sessionPath(context.args['name']));
+  if (context.json) context.printJson(session);
+  else context.print(formatStandingView(session, (await context.loadConfig()).tmux.socket));
+  return 0;
+};
+
+/** `the-loop standing delete NAME`. */
+export const runStandingDelete: CommandHandler = async (context) => {
+  const answer = await context.api<unknown>('DELETE', sessionPath(context.args['name']));
+  if (context.json) context.printJson(answer);
+  else context.print(`deleted ${context.args['name'] ?? ''}`);
+  return 0;
+};
+
+/** `the-loop standing start [NAME]`: no NAME starts every auto-start session, as serve does. */
+export const runStandingStart: CommandHandler = onNameOrPicked(
+  'start',
+  (session) => session.autoStart,
+  'no auto-start sessions to start; name one: the-loop standing start NAME',
+);
+
+/**
+ * `the-loop standing stop [NAME]`: no NAME stops every session that is running or still has a
+ * tmux session (a dead pane too), so nothing of ours is left behind.
+ */
+export const runStandingStop: CommandHandler = onNameOrPicked(
+  'stop',
+  (session) => session.status === 'running' || session.tmux === 'live' || session.tmux === 'dead',
+  'no running sessions to stop',
+);
+
+/** `the-loop standing restart NAME`. */
+export const runStandingRestart: CommandHandler = async (context) =>
+  applyVerb(context, 'restart', [context.args['name'] ?? '']);
