@@ -49,43 +49,29 @@ export function createThreadHandler(options: ThreadHandlerOptions) {
   const { client, bindings, inbox, delivery, names, logger } = options;
   const quiet = { logger, maxAttempts: 3 };
 
-  const react = (message: SlackInboxMessage, name: string): Promise<void> =>
-    callSlack(
-      'reactions.add',
-      () => client.reactions.add({ channel: message.channel, timestamp: message.ts, name }),
-      quiet,
-    )
-      .then(() => undefined)
-      .catch((error: unknown) => {
-        logger.warn(
-          {
-            event: 'slack.reaction_failed',
-            name,
-            code: asLoopError(error).code,
-            reason: asLoopError(error).message,
-          },
-          'reaction not added',
-        );
-      });
-
-  const unreact = (message: SlackInboxMessage, name: string): Promise<void> =>
-    callSlack(
-      'reactions.remove',
-      () => client.reactions.remove({ channel: message.channel, timestamp: message.ts, name }),
-      quiet,
-    )
-      .then(() => undefined)
-      .catch((error: unknown) => {
-        logger.warn(
-          {
-            event: 'slack.reaction_failed',
-            name,
-            code: asLoopError(error).code,
-            reason: asLoopError(error).message,
-          },
-          'reaction not removed',
-        );
-      });
+  /** Adds or removes a reaction; a failure is logged and never stops the message's handling. */
+  const reaction =
+    (method: 'reactions.add' | 'reactions.remove', failed: string) =>
+    (message: SlackInboxMessage, name: string): Promise<void> => {
+      const target = { channel: message.channel, timestamp: message.ts, name };
+      const call = () =>
+        method === 'reactions.add' ? client.reactions.add(target) : client.reactions.remove(target);
+      return callSlack(method, call, quiet)
+        .then(() => undefined)
+        .catch((error: unknown) => {
+          logger.warn(
+            {
+              event: 'slack.reaction_failed',
+              name,
+              code: asLoopError(error).code,
+              reason: asLoopError(error).message,
+            },
+            failed,
+          );
+        });
+    };
+  const react = reaction('reactions.add', 'reaction not added');
+  const unreact = reaction('reactions.remove', 'reaction not removed');
 
   const reply = (message: SlackInboxMessage, text: string): Promise<void> =>
     callSlack(

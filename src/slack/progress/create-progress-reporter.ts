@@ -60,6 +60,17 @@ export function createProgressReporter(options: {
       warn('slack.progress_failed', 'queue', error);
     });
   };
+  /** Rewrites the status message; `maxAttempts` as callSlack's (its default when not given). */
+  const rewrite = (
+    message: { readonly channel: string; readonly ts: string },
+    text: string,
+    maxAttempts?: number,
+  ): Promise<unknown> =>
+    callSlack(
+      'chat.update',
+      () => client.chat.update({ channel: message.channel, ts: message.ts, text }),
+      { logger, sleep, ...(maxAttempts ? { maxAttempts } : {}) },
+    );
   const newTurn = (): Turn => ({
     startedAt: now(),
     tools: [],
@@ -117,17 +128,8 @@ export function createProgressReporter(options: {
     if (!message) return;
     turn.lastSentAt = now();
     try {
-      await callSlack(
-        'chat.update',
-        () =>
-          client.chat.update({
-            channel: message.channel,
-            ts: message.ts,
-            text: formatProgressLine(turn.call, now() - turn.startedAt),
-          }),
-        // One attempt: a newer state is on its way, so a rate-limited edit is simply dropped.
-        { logger, maxAttempts: 1, sleep },
-      );
+      // One attempt: a newer state is on its way, so a rate-limited edit is simply dropped.
+      await rewrite(message, formatProgressLine(turn.call, now() - turn.startedAt), 1);
     } catch (error) {
       warn('slack.progress_dropped', 'chat.update', error);
     } finally {
@@ -178,16 +180,7 @@ export function createProgressReporter(options: {
             { logger, sleep },
           );
         } else {
-          await callSlack(
-            'chat.update',
-            () =>
-              client.chat.update({
-                channel: message.channel,
-                ts: message.ts,
-                text: formatProgressSummary(turn.tools, endedAt - turn.startedAt),
-              }),
-            { logger, sleep },
-          );
+          await rewrite(message, formatProgressSummary(turn.tools, endedAt - turn.startedAt));
         }
       } catch (error) {
         warn(
