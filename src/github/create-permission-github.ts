@@ -8,6 +8,7 @@ import type { PermissionKeyword } from './comment/parse-permission-keyword.js';
 import type { GithubResponder } from './create-github-responder.js';
 import type { GithubComment } from './github-comment.js';
 import { permissionComment } from './permission-comment.js';
+import { followPermissionPosts } from '../permissions/follow-permission-posts.js';
 
 export type PermissionCommentOutcome =
   'permission-decided' | 'permission-unknown' | 'permission-late';
@@ -30,7 +31,6 @@ export function createPermissionGithub(options: {
 }): PermissionGithub {
   const { config, actions, registry, logger } = options;
   const mode = config.github.permissions;
-  const posted = new Map<string, Promise<{ item: WorkItemRef; id: number } | undefined>>();
   const configured = (ref: string): WorkItemRef | undefined => {
     const item = parseWorkItemRef(ref);
     const full = item ? `${item.owner}/${item.repo}`.toLowerCase() : '';
@@ -52,35 +52,31 @@ export function createPermissionGithub(options: {
           instance: config.instance.name,
         });
 
-  registry.onChange(async (change) => {
-    if (mode === 'off') return;
-    const { request } = change;
-    if (change.kind === 'requested') {
-      const item = configured(request.ref);
-      if (!item) return;
-      const post = actions
-        .comment(item, text(request))
-        .then((made) => ({ item, id: made.id }))
-        .catch((error: unknown) => {
-          warn(error);
-          return undefined;
+  if (mode !== 'off') {
+    followPermissionPosts(registry, {
+      post: async (request) => {
+        const item = configured(request.ref);
+        if (!item) return undefined;
+        return actions
+          .comment(item, text(request))
+          .then((made) => ({ item, id: made.id }))
+          .catch((error: unknown) => {
+            warn(error);
+            return undefined;
+          });
+      },
+      settle: async (request, outcome, where) => {
+        const body = permissionComment({
+          request,
+          mode,
+          keyword: config.github.keyword,
+          instance: config.instance.name,
+          outcome,
         });
-      posted.set(request.id, post);
-      await post;
-      return;
-    }
-    const where = await posted.get(request.id);
-    posted.delete(request.id);
-    if (!where) return;
-    const body = permissionComment({
-      request,
-      mode,
-      keyword: config.github.keyword,
-      instance: config.instance.name,
-      outcome: change.outcome,
+        await actions.editComment(where.item, where.id, body).catch(warn);
+      },
     });
-    await actions.editComment(where.item, where.id, body).catch(warn);
-  });
+  }
 
   return {
     async decide(comment, keyword) {

@@ -21,6 +21,7 @@ import type { SlackInboxMessage } from './slack-inbox-message.js';
 import { decodeSlackText } from './text/decode-slack-text.js';
 import { escapeMrkdwn } from './text/escape-mrkdwn.js';
 import type { ThreadBindings } from './thread-bindings.js';
+import { followPermissionPosts } from '../permissions/follow-permission-posts.js';
 
 export interface PermissionSlack {
   /** Handles `!allow` / `!deny` in a bound thread; false when the message is no such command. */
@@ -81,8 +82,6 @@ export function createPermissionSlack(options: {
   const now = options.now ?? Date.now;
   const store = createRecordStore({ dir: options.dir, validate: isPostedRecord, logger });
   const quiet = { logger, maxAttempts: 4 };
-  /** Where each request's message is, once posted (settling waits for the post). */
-  const posted = new Map<string, Promise<{ channel: string; ts: string } | undefined>>();
 
   const warn = (event: string, error: unknown): void => {
     const failure = asLoopError(error);
@@ -109,10 +108,9 @@ export function createPermissionSlack(options: {
       quiet,
     ).catch((error: unknown) => warn('slack.permission_reply_failed', error));
 
-  registry.onChange(async (change) => {
-    const { request } = change;
-    if (change.kind === 'requested') {
-      const post = (async () => {
+  followPermissionPosts(registry, {
+    post: (request) =>
+      (async () => {
         const binding = await bindings.forRef(request.ref);
         if (!binding) return undefined;
         const message = permissionRequestMessage(request);
@@ -133,21 +131,16 @@ export function createPermissionSlack(options: {
       })().catch((error: unknown) => {
         warn('slack.permission_post_failed', error);
         return undefined;
-      });
-      posted.set(request.id, post);
-      await post;
-      return;
-    }
-    const where = await posted.get(request.id);
-    posted.delete(request.id);
-    if (!where) return;
-    const message = permissionSettledMessage(request, change.outcome);
-    await callSlack(
-      'chat.update',
-      () => client.chat.update({ channel: where.channel, ts: where.ts, ...message }),
-      quiet,
-    ).catch((error: unknown) => warn('slack.permission_update_failed', error));
-    await store.remove(request.id);
+      }),
+    settle: async (request, outcome, where) => {
+      const message = permissionSettledMessage(request, outcome);
+      await callSlack(
+        'chat.update',
+        () => client.chat.update({ channel: where.channel, ts: where.ts, ...message }),
+        quiet,
+      ).catch((error: unknown) => warn('slack.permission_update_failed', error));
+      await store.remove(request.id);
+    },
   });
 
   const decider = async (user: string) => ({
