@@ -15,8 +15,7 @@ function sourceFiles(dir: string): string[] {
 
 /** The first folder below src/ a file sits in; a top-level file is its own node (`app.ts`). */
 function folderOf(file: string): string {
-  const relative = path.relative(srcRoot, file).split(path.sep);
-  return relative.length > 1 ? (relative[0] ?? '') : (relative[0] ?? '');
+  return path.relative(srcRoot, file).split(path.sep)[0] ?? '';
 }
 
 /** Edges between src/ folders, read from static and dynamic relative imports. */
@@ -38,7 +37,7 @@ function folderGraph(): Map<string, Set<string>> {
 }
 
 /** Every cycle as its folders in order, found by a depth-first walk from each folder. */
-export function findCycles(graph: Map<string, Set<string>>): string[][] {
+function findCycles(graph: Map<string, Set<string>>): string[][] {
   const cycles = new Map<string, string[]>();
   const walk = (start: string, node: string, trail: string[]): void => {
     for (const next of graph.get(node) ?? []) {
