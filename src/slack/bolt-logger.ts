@@ -11,7 +11,10 @@ export function createBoltLogger(logger: Logger): SlackLogger {
   const line = (args: unknown[]): string =>
     args.map((arg) => (typeof arg === 'string' ? arg : String(arg))).join(' ');
   return {
-    debug: (...args) => child.debug(line(args)),
+    // The Socket Mode client logs a debug line per envelope: not even formatted unless wanted.
+    debug: (...args) => {
+      if (child.isLevelEnabled('debug')) child.debug(line(args));
+    },
     info: (...args) => child.info(line(args)),
     warn: (...args) => child.warn(line(args)),
     error: (...args) => child.error(line(args)),

@@ -16,6 +16,7 @@ import { createKeyedQueue } from '../concurrency/keyed-queue.js';
 import { pendingInboxEntries } from './pending-inbox-entries.js';
 import { createInboxFolderReader, type InboxFolderRead } from './read-inbox-folder.js';
 import { syncDir, writeFileAtomic } from './write-file-atomic.js';
+import { writeFileAtomicSync } from './write-file-atomic-sync.js';
 
 /**
  * Accepted, not yet delivered messages (DESIGN §9). A message is written here before its origin
@@ -100,12 +101,16 @@ export function createInbox<T>(options: {
         await ensurePrivateDir(dir);
         dirEnsured = true;
       }
-      await writeFileAtomic(fileOf(name), data).catch(async (error: unknown) => {
+      // Synchronous: the acknowledgements of the batch wait on this write, and must not wait
+      // behind the thread pool's queue too (see writeFileAtomicSync).
+      try {
+        writeFileAtomicSync(fileOf(name), data);
+      } catch (error) {
         if (errnoCode(error) !== 'ENOENT') throw error;
         // Someone removed the folder under us; recreate it once rather than lose the burst.
         await ensurePrivateDir(dir);
-        await writeFileAtomic(fileOf(name), data);
-      });
+        writeFileAtomicSync(fileOf(name), data);
+      }
     } catch (error) {
       // The rename may have landed before the failure; its messages were refused, and their
       // origins will send them again, so they must not also come back from here. The file goes
