@@ -103,6 +103,8 @@ export function createSlackSurface(options: {
   const inbox = createInbox({
     dir: path.join(paths.inbox, 'slack'),
     validate: isSlackInboxMessage,
+    // The envelope's ack waits on this write: not behind the thread pool's queue (DESIGN §10).
+    synchronousWrites: true,
     logger,
   });
   const ledger = createDedupeLedger({ dir: paths.dedupe, logger });
