@@ -8,7 +8,8 @@
  *
  * Env: BENCH_QUICK=1 (smoke-test sizes), BENCH_SKIP_BUILD=1 (use dist/ as it is),
  * BENCH_ONLY=hooks,floor (only these scenarios; the others' figures are null, their targets left out),
- * BENCH_ITERATIONS, BENCH_BURST_RATE (msgs/s, 0 = all at once), BENCH_SERVE_NODE_ARGS (profiling).
+ * BENCH_ITERATIONS, BENCH_BURST_RATE (msgs/s, 0 = all at once), BENCH_SERVE_NODE_ARGS (profiling:
+ * serve then runs as `node <args> bin/the-loop`, without the V8 flags of bin/the-loop's shebang).
  * Exit 0 when every scenario ran (targets may still be missed: see the JSON), 1 when one failed.
  */
 import { readFile } from 'node:fs/promises';
