@@ -2,6 +2,7 @@ import type { ConfirmationTracker } from '../../delivery/confirmation-tracker.js
 import type { AgentStates } from '../../delivery/agent-states.js';
 import { asLoopError, LoopError } from '../../errors.js';
 import { claudeHookAnswer } from '../../harness/claude-hook-answer.js';
+import { readInjectedPrompts } from '../../harness/read-injected-prompts.js';
 import { readLastAssistantMessage } from '../../harness/read-last-assistant-message.js';
 import type { Logger } from '../../log/create-logger.js';
 import { notificationNotice } from '../../replies/notification-notice.js';
@@ -54,6 +55,23 @@ export function sessionRoutes(options: {
     if (text?.trim()) await replies.post(ref, text, 'reply');
   };
 
+  /** A delivery whose tag the turn's transcript shows injected is confirmed (DESIGN §4 step 8). */
+  const confirmInjected = async (
+    session: { ref: string; tmuxName: string },
+    transcriptPath: unknown,
+  ): Promise<void> => {
+    try {
+      for (const prompt of await readInjectedPrompts(transcriptPath)) {
+        confirmations.report(session.tmuxName, prompt);
+      }
+    } catch (error) {
+      logger.warn(
+        { event: 'hook.transcript_unreadable', ref: session.ref, code: asLoopError(error).code },
+        'injected messages not looked for: the Stop hook named a transcript that cannot be read',
+      );
+    }
+  };
+
   const caller = async (token: string | undefined) => {
     if (!token) {
       throw new LoopError(
@@ -89,6 +107,10 @@ export function sessionRoutes(options: {
     },
     Stop: async (session, payload) => {
       readiness.signal(session.tmuxName, 'stop', session.ref);
+      // Messages typed into this turn that it took in as a system message (no UserPromptSubmit).
+      if (confirmations.pendingTags(session.tmuxName).size > 0) {
+        void confirmInjected(session, payload['transcript_path']);
+      }
       // The hook must return at once: reading the transcript (a path the payload chose) and
       // posting (which may wait on Slack's pace) both happen after the answer.
       void replyToStop(session.ref, payload);
