@@ -3,6 +3,7 @@ import path from 'node:path';
 import { writeFileAtomic } from '../state/write-file-atomic.js';
 import type { HarnessAdapter, LaunchContext } from './harness-adapter.js';
 import { claudeHooksVersion, claudeSettings } from './claude-settings.js';
+import { readClaudeScreen } from './claude-screen.js';
 
 /**
  * Claude Code: a fresh conversation gets `--session-id <uuid>` so the-loop knows the id before the
@@ -32,7 +33,7 @@ export function createClaudeAdapter(options: { newId?: () => string } = {}): Har
         ],
         conversationId,
         resuming,
-        readiness: { kind: 'hook' },
+        readiness: { kind: 'hook', startDialogs: readClaudeScreen },
         confirms: true,
         hooksVersion: claudeHooksVersion(),
       };

@@ -16,6 +16,8 @@
  * default 0, recorded as an `enter_absorbed` event).
  * FAKE_AGENT_IDLE_PROMPT_MS (Claude Code's `idle_prompt` Notification this long after each
  * answer, unless a prompt comes first; Claude Code waits 60 s; default 0 = never).
+ * FAKE_AGENT_TRUST_DIALOG=1 shows Claude Code's trust dialog before SessionStart
+ * (fake-agent-dialogs.mjs): `1` or Enter trusts, `2` or Escape exits 1, a paste is dropped.
  * A prompt with a line `FAKE:notify` also fires a permission Notification; one containing
  * `FAKE:exit` makes the agent exit 0 once that turn is answered.
  */
@@ -27,6 +29,7 @@ import { clearTimeout, setTimeout } from 'node:timers';
 import { parseAgentArgs } from './fake-agent-args.mjs';
 import { openConversation } from './fake-agent-conversation.mjs';
 import { createHookRunner } from './fake-agent-hooks.mjs';
+import { openTrustDialog } from './fake-agent-dialogs.mjs';
 import { createInputReader } from './fake-agent-input.mjs';
 import { appendJsonLine } from './fake-agent-jsonl.mjs';
 import { createTurns } from './fake-agent-turns.mjs';
@@ -242,6 +245,8 @@ function apply(effects) {
 }
 
 let ready = false;
+/** @type {ReturnType<typeof openTrustDialog> | undefined} */
+let trustDialog;
 const decoder = new StringDecoder('utf8');
 /** @type {ReturnType<typeof setTimeout> | undefined} */
 let escapeTimer;
@@ -249,7 +254,8 @@ if (stdin.isTTY) stdin.setRawMode(true);
 stdin.on('data', (/** @type {Buffer} */ chunk) => {
   // Like a TUI that has not drawn its input box yet: early keystrokes are lost, not queued.
   if (!ready) {
-    recordEvent('dropped', { bytes: chunk.length });
+    if (trustDialog) trustDialog.feed(chunk.toString('utf8'));
+    else recordEvent('dropped', { bytes: chunk.length });
     return;
   }
   clearTimeout(escapeTimer);
@@ -272,7 +278,12 @@ stdout.write('\x1b[?2004h');
 stdout.write(`fake-agent · session ${currentSessionId} (${opened.source}) · starting…\r\n`);
 recordEvent('started', { source: opened.source });
 
-setTimeout(() => {
+setTimeout(async () => {
+  if (process.env.FAKE_AGENT_TRUST_DIALOG === '1') {
+    trustDialog = openTrustDialog({ write: (text) => stdout.write(text), record: recordEvent });
+    if (!(await trustDialog.answered)) exit(1, 'trust refused');
+    trustDialog = undefined;
+  }
   ready = true;
   recordEvent('ready');
   stdout.write('ready\r\n');
