@@ -53,10 +53,13 @@ describe.skipIf(unavailable !== undefined)('the-loop delivering to the real Clau
 
   afterEach(async (context) => {
     if (context.task.result?.state !== 'fail') return;
-    const tail = (await claude.events()).slice(-12).map((event) => JSON.stringify(event));
-    process.stderr.write(
-      `\n--- sup\n${await claude.screen('sup').catch(() => '')}\n--- events\n${tail.join('\n')}\n`,
+    const tail = (await claude.events()).slice(-16).map((event) => JSON.stringify(event));
+    const screens = await Promise.all(
+      ['sup', 'guard'].map(
+        async (name) => `--- ${name}\n${await claude.screen(name).catch(() => '')}`,
+      ),
     );
+    process.stderr.write(`\n${screens.join('\n')}\n--- events\n${tail.join('\n')}\n`);
   });
 
   it('9: hooks run the curl shim, and serve hears each one (the say is confirmed by UserPromptSubmit)', async () => {
