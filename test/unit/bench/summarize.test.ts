@@ -75,6 +75,7 @@ describe('judgeTargets', () => {
     scale_rss_mb: 150,
     scale_list_ratio: 5,
     hooks_shim_p50_ratio: 2,
+    real_say_p50_ratio: 1.5,
   };
 
   it('meets every target exactly at its limit', () => {
@@ -93,6 +94,7 @@ describe('judgeTargets', () => {
     ['scale_list', { scale_list_ratio: 5.2 }],
     ['scale_list', { scale_list_ratio: null }],
     ['hooks_p50', { hooks_shim_p50_ratio: 2.01 }],
+    ['real_say_p50', { real_say_p50_ratio: 1.51 }],
   ])('misses %s', (target, change) => {
     expect(judgeTargets({ ...passing, ...change })[target]).toBe(false);
   });
