@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { standingTarget } from '../../src/refs.js';
 import type { LoggedEvent } from '../../src/state/event-log.js';
 import { readEvents } from '../../src/state/read-events.js';
-import { readPrompts } from '../fakes/fake-agent-records.js';
+import { readEvents as readAgentEvents, readPrompts } from '../fakes/fake-agent-records.js';
 import { eventually } from '../helpers/eventually.js';
 import {
   createServeFixture,
@@ -66,6 +66,33 @@ describe('what the fake agent does as Claude Code does, under serve', () => {
     execa('tmux', ['-L', serve.socket, 'send-keys', '-t', `=${standingTarget(name)}:`, ...pressed]);
   const prompts = async (serve: ServeFixture) =>
     (await readPrompts(serve.agentHome)).map((record) => record.prompt);
+
+  it('1: a message sent while a permission dialog is open is held, never answers it, and goes in after', async () => {
+    const serve = await start({});
+    expect((await serve.cli(['standing', 'create', 'sup'])).exitCode).toBe(0);
+    await waitForTurns(serve, 'standing:sup', 1);
+    const ask = await say(serve, 'sup', 'make the file\nFAKE:dialog touch made');
+    expect(ask.stdout, ask.stderr).toMatch(/^delivered to sup/);
+    const agentEvents = () => readAgentEvents(serve.agentHome);
+    await eventually(
+      async () => (await agentEvents()).some((e) => e.event === 'permission_dialog'),
+      {
+        what: 'the fake permission dialog',
+      },
+    );
+    const during = await say(serve, 'sup', 'sent while the dialog is open');
+    expect(during.stdout, during.stderr).toMatch(
+      /^held: the agent is waiting for a permission decision/,
+    );
+    // Nothing reached the dialog: a key there would have answered it.
+    expect((await agentEvents()).filter((e) => e.event === 'permission_dialog_key')).toEqual([]);
+    await keys(serve, 'sup', '1');
+    expect(await finalOutcome(serve, during)).toBe('delivery.delivered');
+    expect((await agentEvents()).filter((e) => e.event === 'permission_dialog_key')).toHaveLength(
+      1,
+    );
+    expect((await prompts(serve)).at(-1)).toMatch(/\n\nsent while the dialog is open$/);
+  }, 40_000);
 
   it('2: a message sent while a turn runs is queued at once, then delivered when taken', async () => {
     const serve = await start({ FAKE_AGENT_TURN_MS: '2500' });

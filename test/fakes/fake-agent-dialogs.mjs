@@ -11,37 +11,66 @@ const TRUST_DIALOG = [
   '   2. No, exit',
   '',
   ' Enter to confirm · Esc to cancel',
-].join('\r\n');
+];
+
+/** Its permission dialog for a Bash command; the input box is gone while it shows. */
+const permissionDialog = (/** @type {string} */ command) => [
+  '────────────────────────────────────────────────────────────────',
+  ' Bash command',
+  '',
+  `   ${command}`,
+  '',
+  ' Do you want to proceed?',
+  ' ❯ 1. Yes',
+  '   2. Yes, and don’t ask again',
+  '   3. No',
+  '',
+  ' Esc to cancel · Tab to amend · ctrl+e to explain',
+];
 
 /**
- * The dialog Claude Code shows before SessionStart in a folder it does not trust: it takes every
- * key (a paste is dropped), `1` or Enter trusts the folder, `2` or Escape exits. Resolves true when
- * trusted. Input goes to `feed` while the dialog shows.
- *
- * @param {{ write: (text: string) => void, record: (event: string, fields?: Record<string, unknown>) => void }} io
- * @returns {{ answered: Promise<boolean>, feed: (chunk: string) => void }}
+ * @typedef {{ write: (text: string) => void, record: (event: string, fields?: Record<string, unknown>) => void }} DialogIo
+ * @typedef {{ answered: Promise<boolean>, feed: (chunk: string) => void }} Dialog
  */
-export function openTrustDialog(io) {
-  /** @type {(trusted: boolean) => void} */
+
+/**
+ * A dialog as Claude Code shows one: it takes every key, a bracketed paste is dropped whole, `1`
+ * or Enter picks "Yes", `2` (trust) / `3` (permission) or Escape picks "No". Resolves true for Yes.
+ * Input goes to `feed` while it shows; the screen is redrawn once it is answered.
+ *
+ * @param {'trust' | 'permission'} kind
+ * @param {string[]} lines
+ * @param {DialogIo} io
+ * @returns {Dialog}
+ */
+function openDialog(kind, lines, io) {
+  /** @type {(yes: boolean) => void} */
   let settle = () => undefined;
   const answered = new Promise((resolve) => (settle = resolve));
-  io.write(`${TRUST_DIALOG}\r\n`);
-  io.record('trust_dialog');
+  // The box line goes: the dialog replaces it at the bottom of the screen.
+  io.write(`\r\x1b[2K${lines.join('\r\n')}\r\n`);
+  io.record(`${kind}_dialog`);
+  const no = kind === 'trust' ? '2' : '3';
   let done = false;
   return {
     answered: /** @type {Promise<boolean>} */ (answered),
     feed(chunk) {
       if (done) return;
-      // A bracketed paste is dropped whole, as in Claude Code; only a bare key answers.
       const key = chunk.startsWith('\x1b[200~') ? '' : chunk;
-      const trusted = key === '1' || key === '\r' || key === '\n';
-      const refused = key === '2' || key === '\x1b';
-      io.record('trust_dialog_key', { bytes: chunk.length, trusted, refused });
-      if (!trusted && !refused) return;
+      const yes = key === '1' || key === '\r' || key === '\n';
+      const refused = key === no || key === '\x1b';
+      io.record(`${kind}_dialog_key`, { bytes: chunk.length, yes, refused });
+      if (!yes && !refused) return;
       done = true;
-      // Claude Code redraws the whole screen once the dialog is answered.
       io.write('\x1b[2J\x1b[H');
-      settle(trusted);
+      settle(yes);
     },
   };
 }
+
+/** The trust dialog before SessionStart. @param {DialogIo} io */
+export const openTrustDialog = (io) => openDialog('trust', TRUST_DIALOG, io);
+
+/** The permission dialog of a tool call. @param {string} command @param {DialogIo} io */
+export const openPermissionDialog = (command, io) =>
+  openDialog('permission', permissionDialog(command), io);

@@ -8,6 +8,7 @@ import { appendJsonLine } from './fake-agent-jsonl.mjs';
  * @typedef {{ sessionId: string, transcriptPath: string, cwd: string, hooks: HookRunner,
  *   turnMs: number, echo: (text: string) => void, say: (text: string) => void,
  *   restore?: (prompt: string) => void,
+ *   askPermission?: (command: string) => Promise<boolean>,
  *   exit: () => void, idlePromptMs?: number }} TurnOptions
  * @typedef {{ readonly cancelled: boolean, cancel: () => void, wait: (ms: number) => Promise<void> }} Turn
  */
@@ -73,6 +74,8 @@ export function createTurns(options) {
       await options.hooks.run('Notification', notification, 'permission_prompt');
     }
     appendJsonLine(options.transcriptPath, transcriptLine(options.sessionId, 'user', prompt));
+    const asked = /^FAKE:dialog (.+)$/m.exec(prompt)?.[1];
+    const allowed = asked === undefined ? undefined : await options.askPermission?.(asked);
     await turn.wait(options.turnMs);
     active = undefined;
     if (turn.cancelled) {
@@ -81,7 +84,10 @@ export function createTurns(options) {
       options.say('⎿  Interrupted');
       return;
     }
-    const text = `echo: ${prompt.split('\n')[0] ?? ''}`;
+    const text = [
+      `echo: ${prompt.split('\n')[0] ?? ''}`,
+      ...(allowed === undefined ? [] : [allowed ? `ran ${asked}` : `${asked} refused`]),
+    ].join('\n');
     const content = [{ type: 'text', text }];
     appendJsonLine(options.transcriptPath, transcriptLine(options.sessionId, 'assistant', content));
     options.say(`● ${shorten(text)}`);
