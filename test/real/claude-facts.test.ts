@@ -302,18 +302,36 @@ describe.skipIf(unavailable !== undefined)('facts about the real Claude Code', (
             call.event === 'UserPromptSubmit',
         ),
       ).toBe(false);
-      const transcript = await readFile(String(stop.input.transcript_path), 'utf8');
-      const attachments = transcript
-        .split('\n')
-        .filter((line) => line !== '')
-        .map(
-          (line) =>
-            JSON.parse(line) as { type?: string; attachment?: { type?: string; prompt?: string } },
-        )
-        .filter(
-          (entry) => entry.type === 'attachment' && entry.attachment?.type === 'queued_command',
+      // The transcript is written behind the hooks: the attachment can land after the Stop.
+      const injectedPrompts = async () =>
+        (await readFile(String(stop.input.transcript_path), 'utf8'))
+          .split('\n')
+          .filter((line) => line !== '')
+          .map(
+            (line) =>
+              JSON.parse(line) as {
+                type?: string;
+                attachment?: { type?: string; prompt?: string };
+              },
+          )
+          .filter(
+            (entry) => entry.type === 'attachment' && entry.attachment?.type === 'queued_command',
+          )
+          .map((entry) => entry.attachment?.prompt);
+      const found = await eventually(
+        async () => ((await injectedPrompts()).includes('injected words') ? true : undefined),
+        {
+          timeoutMs: 15_000,
+          intervalMs: 100,
+          what: 'the queued_command attachment in the transcript',
+        },
+      ).catch(async (error: unknown) => {
+        process.stderr.write(
+          `\n--- transcript\n${await readFile(String(stop.input.transcript_path), 'utf8')}\n`,
         );
-      expect(attachments.map((entry) => entry.attachment?.prompt)).toContain('injected words');
+        throw error;
+      });
+      expect(found).toBe(true);
     });
 
     it('Escape before any output puts the prompt back in the box, with no Stop; the next paste joins it', async () => {

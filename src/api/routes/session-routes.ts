@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import type { ConfirmationTracker } from '../../delivery/confirmation-tracker.js';
 import type { AgentStates } from '../../delivery/agent-states.js';
 import { asLoopError, LoopError } from '../../errors.js';
@@ -14,6 +15,9 @@ import { objectBody } from './standing-routes.js';
 export interface SessionDirectory {
   sessionForToken(token: string): Promise<{ ref: string; tmuxName: string } | undefined>;
 }
+
+/** When to read a Stop's transcript for injected messages: at once, then a little later. */
+const injectedRereadsMs = [0, 200, 400, 800];
 
 export const hookEvents = ['SessionStart', 'UserPromptSubmit', 'Stop', 'Notification'] as const;
 
@@ -61,8 +65,14 @@ export function sessionRoutes(options: {
     transcriptPath: unknown,
   ): Promise<void> => {
     try {
-      for (const prompt of await readInjectedPrompts(transcriptPath)) {
-        confirmations.report(session.tmuxName, prompt);
+      // Claude Code writes its transcript behind the hooks: the attachment can land just after
+      // the Stop, so the end is read again a few times while a delivery is still pending.
+      for (const wait of injectedRereadsMs) {
+        if (wait > 0) await delay(wait);
+        for (const prompt of await readInjectedPrompts(transcriptPath)) {
+          confirmations.report(session.tmuxName, prompt);
+        }
+        if (confirmations.pendingTags(session.tmuxName).size === 0) return;
       }
     } catch (error) {
       logger.warn(
