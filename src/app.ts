@@ -1,5 +1,10 @@
 import { createControlServer, type ControlServer } from './api/create-control-server.js';
+import { permissionRoutes } from './api/routes/permission-routes.js';
 import { sessionRoutes } from './api/routes/session-routes.js';
+import { createPermissionHook } from './permissions/create-permission-hook.js';
+import { createPermissionRegistry } from './permissions/create-permission-registry.js';
+import { expireStandingOnStop, expireWorkItemOnStop } from './permissions/expire-on-stop.js';
+import { watchTerminalAnswers } from './permissions/watch-terminal-answers.js';
 import { standingRoutes } from './api/routes/standing-routes.js';
 import { statusRoutes, type ServiceState } from './api/routes/status-routes.js';
 import type { Route } from './api/route.js';
@@ -7,7 +12,8 @@ import type { Config } from './config/types.js';
 import { createConfirmationTracker } from './delivery/confirmation-tracker.js';
 import { createKeyedQueue } from './concurrency/keyed-queue.js';
 import { createExitWatcher } from './sessions/create-exit-watcher.js';
-import { createDeliveryCore, type DeliveryTarget } from './delivery/create-delivery-core.js';
+import { createDeliveryCore } from './delivery/create-delivery-core.js';
+import { resolveByRefKind } from './delivery/resolve-by-ref-kind.js';
 import { createAgentStates } from './delivery/agent-states.js';
 import { createDeliveryLedger } from './delivery/delivery-ledger.js';
 import { deliveryRoutes } from './api/routes/delivery-routes.js';
@@ -51,6 +57,7 @@ import {
   createWorkItemService,
   type WorkItemListener,
 } from './workitems/create-workitem-service.js';
+import { createWorkItemTargets } from './workitems/create-workitem-targets.js';
 import { isWorkItemRecord } from './workitems/workitem-types.js';
 import type { ReplySink } from './replies/reply-router.js';
 import { startDialogNotice } from './replies/start-dialog-notice.js';
@@ -59,6 +66,8 @@ import { createControlModeRunner } from './tmux/create-control-mode-runner.js';
 import { tmuxEnvironment } from './tmux/tmux-environment.js';
 import { createDedupeLedger } from './state/create-dedupe-ledger.js';
 import path from 'node:path';
+import { filesRoot } from './slack/files/session-files-dir.js';
+import { removeSessionFiles, sweepSessionFiles } from './slack/files/sweep-session-files.js';
 
 export interface AppOptions {
   readonly config: Config;
@@ -107,6 +116,11 @@ export async function createApp(options: AppOptions): Promise<App> {
     runner: tmuxRunner,
     logger,
   });
+  const permissions = createPermissionRegistry({
+    timeoutMs: config.permissions.timeoutSeconds * 1000,
+    events,
+    logger,
+  });
   const readiness = createAgentStates({
     onChange: ({ target, ref, from, to }) =>
       events.record('agent.state', { ref: ref ?? target, from: from ?? null, to }),
@@ -120,11 +134,10 @@ export async function createApp(options: AppOptions): Promise<App> {
   const workItemStore = cacheRecordStore(
     createRecordStore({ dir: paths.workitems, validate: isWorkItemRecord, logger }),
   );
-  const standingTargets = createStandingTargets({ config, store, owner });
-  // Bound below, once the work-item service exists; the core only calls it per delivery.
-  let workItemTargets: (ref: string) => Promise<DeliveryTarget> = async (ref) => {
-    throw new LoopError('invalid_ref', `\`${ref}\` is not a session ref`);
-  };
+  const targets = resolveByRefKind({
+    standing: createStandingTargets({ config, store, owner }),
+    workItem: createWorkItemTargets({ config, store: workItemStore, owner }),
+  });
   // One lock per ref for the session lifecycle and the paste + Enter of a delivery.
   const lifecycle = createKeyedQueue();
   let noticeExit: (ref: string, exitStatus: number | undefined) => void = () => undefined;
@@ -132,7 +145,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   let tellStartDialog: (ref: string, text: string) => void = () => undefined;
   const delivery = createDeliveryCore({
     driver,
-    resolve: (ref) => (parseStandingRef(ref) ? standingTargets(ref) : workItemTargets(ref)),
+    resolve: targets,
     states: readiness,
     confirmations,
     events,
@@ -145,7 +158,13 @@ export async function createApp(options: AppOptions): Promise<App> {
   const launcher = createSessionLauncher({
     driver,
     readiness,
-    adapters: [createClaudeAdapter(), createCommandAdapter()],
+    adapters: [
+      createClaudeAdapter({
+        permissionTimeoutSeconds: config.permissions.timeoutSeconds,
+        filesRoot: filesRoot(paths.root),
+      }),
+      createCommandAdapter(),
+    ],
     loopCommand: options.loopCommand,
     harnessDir: paths.harness,
     resumeProbeMs,
@@ -177,34 +196,39 @@ export async function createApp(options: AppOptions): Promise<App> {
     owner,
     logger,
   });
-  const standing = createStandingService({
-    config,
-    store,
-    driver,
-    starter,
-    tokens,
-    delivery,
-    readiness,
-    events,
-    owner,
-    stopGraceMs,
-    listeners,
-    lifecycle,
-  });
-  const workItems = createWorkItemService({
-    config,
-    store: workItemStore,
-    driver,
-    starter,
-    tokens,
-    readiness,
-    events,
-    owner,
-    stopGraceMs,
-    listeners,
-    lifecycle,
-  });
-  workItemTargets = (ref) => workItems.resolveTarget(ref);
+  const standing = expireStandingOnStop(
+    createStandingService({
+      config,
+      store,
+      driver,
+      starter,
+      tokens,
+      delivery,
+      readiness,
+      events,
+      owner,
+      stopGraceMs,
+      listeners,
+      lifecycle,
+    }),
+    permissions,
+  );
+  const workItems = expireWorkItemOnStop(
+    createWorkItemService({
+      config,
+      store: workItemStore,
+      driver,
+      starter,
+      tokens,
+      readiness,
+      events,
+      owner,
+      stopGraceMs,
+      listeners,
+      lifecycle,
+    }),
+    permissions,
+  );
   noticeExit = (ref, exitStatus) => {
     const name = parseStandingRef(ref);
     void (name ? standing.markExited(name, exitStatus) : workItems.markExited(ref, exitStatus));
@@ -212,6 +236,15 @@ export async function createApp(options: AppOptions): Promise<App> {
   const exitWatcher = createExitWatcher({
     driver,
     services: [standing, workItems],
+    intervalMs: 1_000,
+    logger,
+  });
+  const terminalAnswers = watchTerminalAnswers({
+    registry: permissions,
+    look: async (ref) => {
+      const target = await targets(ref);
+      return target.screen?.(await driver.capture(target.tmuxName));
+    },
     intervalMs: 1_000,
     logger,
   });
@@ -227,8 +260,18 @@ export async function createApp(options: AppOptions): Promise<App> {
         delivery,
         events,
         logger,
+        permissions,
+        sessionTarget: targets,
       })
     : undefined;
+  // A deleted session's files from Slack go with it (DESIGN §17).
+  listeners.push({
+    deleted: (name) => {
+      removeSessionFiles(paths.root, standingTarget(name)).catch((error: unknown) =>
+        logger.warn({ event: 'files.remove_failed', name, err: error }, 'files not removed'),
+      );
+    },
+  });
   if (slack) {
     listeners.push(slack.listener);
     sinks.push(slack.poster);
@@ -243,6 +286,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         delivery,
         events,
         logger,
+        permissions,
       })
     : undefined;
   if (github) sinks.push(github.poster);
@@ -311,7 +355,12 @@ export async function createApp(options: AppOptions): Promise<App> {
       replies,
       logger,
       ...(config.tmux.socket ? { tmuxSocket: config.tmux.socket } : {}),
+      permissionHook: createPermissionHook(permissions),
+      permissionRequestOpen: (ref) => permissions.hasOpenRequest(ref),
+      endPermissionRequests: (ref) => permissions.expireRef(ref, 'terminal'),
+      ...(slack ? { progress: slack.progress } : {}),
     }),
+    ...permissionRoutes(permissions),
   ];
   const server: ControlServer = createControlServer({
     routes,
@@ -336,6 +385,12 @@ export async function createApp(options: AppOptions): Promise<App> {
     async start() {
       await server.start();
       await pruneDedupe();
+      await sweepSessionFiles(paths.root, Date.now()).then(
+        (removed) => {
+          if (removed) logger.info({ event: 'files.swept', removed }, 'removed old files');
+        },
+        (error: unknown) => logger.warn({ event: 'files.sweep_failed', err: error }, 'not swept'),
+      );
       pruneTimer = setInterval(() => void pruneDedupe(), 6 * 60 * 60 * 1000);
       pruneTimer.unref();
       if (http) await http.start();
@@ -345,6 +400,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       // Sessions that ended while serve was away are recorded before anything is typed.
       await exitWatcher.check();
       exitWatcher.start();
+      terminalAnswers.start();
       const autoStarted = config.standing.autoStart ? await standing.startAll() : [];
       for (const result of autoStarted.filter((entry) => entry.error)) {
         logger.warn(
@@ -357,6 +413,10 @@ export async function createApp(options: AppOptions): Promise<App> {
     async stop() {
       clearInterval(pruneTimer);
       exitWatcher.stop();
+      terminalAnswers.stop();
+      // Each waiting hook answers "no decision" (Claude Code keeps its dialog), and the surfaces
+      // say so, while they are still connected.
+      await permissions.expireAll('restart');
       if (github) await github.stop();
       if (slack) await slack.stop();
       if (http) await http.stop();

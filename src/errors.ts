@@ -29,7 +29,13 @@ export const errorCodes = {
   delivery_failed: 500,
   slack_failed: 502,
   github_failed: 502,
+  file_too_large: 413,
+  file_download_failed: 502,
   state_corrupt: 500,
+  /** A session's record could not be written (a full disk, a read-only folder). */
+  record_write_failed: 500,
+  /** A running session of ours whose record has no token: its hooks would not be accepted. */
+  session_token_lost: 409,
   delivery_cancelled: 409,
   internal: 500,
 } as const;

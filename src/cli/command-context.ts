@@ -19,6 +19,8 @@ export interface CommandContext {
   /** The config file, absolute: --config, else $THE_LOOP_CONFIG, else .the-loop/config.yaml. */
   readonly configFile: string;
   stringFlag(name: string): string | undefined;
+  /** Every value of a repeatable flag, in order; [] when it was not given. */
+  stringFlags(name: string): readonly string[];
   hasFlag(name: string): boolean;
   /** Loaded once; throws ConfigError. */
   loadConfig(): Promise<Config>;
@@ -53,6 +55,10 @@ export function createCommandContext(
     stringFlag: (name) => {
       const value = flags[name];
       return typeof value === 'string' ? value : undefined;
+    },
+    stringFlags: (name) => {
+      const value = flags[name];
+      return Array.isArray(value) ? value : typeof value === 'string' ? [value] : [];
     },
     hasFlag: (name) => flags[name] !== undefined,
     loadConfig: () => (config ??= loadConfig(configFile, { env: io.env, cwd: io.cwd })),

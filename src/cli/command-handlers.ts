@@ -6,6 +6,7 @@ import { runHook } from './commands/run-hook.js';
 import { runInit } from './commands/run-init.js';
 import { runInstance } from './commands/run-instance.js';
 import { runManifest } from './commands/run-manifest.js';
+import { runPermissions } from './commands/run-permissions.js';
 import { runPost } from './commands/run-post.js';
 import { runServe } from './commands/run-serve.js';
 import { runStandingCreate } from './commands/run-standing-create.js';
@@ -39,6 +40,7 @@ export const commandHandlers: Readonly<Record<CommandId, CommandHandler>> = {
   'workitem list': runWorkItemList,
   'workitem start': runWorkItemStart,
   'workitem stop': runWorkItemStop,
+  permissions: runPermissions,
   doctor: runDoctorCommand,
   init: runInit,
 };

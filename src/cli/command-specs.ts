@@ -23,7 +23,8 @@ export type CommandId =
   | 'workitem start'
   | 'workitem stop'
   | 'doctor'
-  | 'init';
+  | 'init'
+  | 'permissions';
 
 export interface ArgSpec {
   /** The key the handler reads. */
@@ -38,6 +39,8 @@ export interface FlagSpec {
   /** The placeholder of the value the flag takes; none for a switch. */
   readonly value?: string;
   readonly help: string;
+  /** May be given more than once; the values are kept in order. */
+  readonly repeatable?: boolean;
 }
 
 export interface CommandSpec {
@@ -193,7 +196,14 @@ export const commandSpecs: readonly CommandSpec[] = [
     usage: 'post [TEXT | -] [--file F]',
     summary: 'from inside a session: reply to the people it works for',
     args: [optionalText],
-    flags: [{ name: 'file', value: 'F', help: 'post the contents of this file' }],
+    flags: [
+      {
+        name: 'file',
+        value: 'F',
+        help: 'attach this file (repeatable): uploaded to Slack; on GitHub a text file up to 60 KB',
+        repeatable: true,
+      },
+    ],
     json: true,
     notes: [
       'Needs THE_LOOP_SESSION_TOKEN and THE_LOOP_SOCKET, which the-loop sets in its sessions.',
@@ -215,6 +225,7 @@ export const commandSpecs: readonly CommandSpec[] = [
     notes: [
       "Prints serve's answer (Claude Code's hook output) on stdout, or nothing; always exits 0.",
       'Sessions call it through bin/the-loop-hook, which does the same with curl.',
+      'PermissionRequest waits for a decision (its --wait is permissions.timeoutSeconds plus a margin).',
     ],
   },
   {
@@ -283,6 +294,21 @@ export const commandSpecs: readonly CommandSpec[] = [
     notes: [
       'Takes github.repos from the origin remote and claude as the default harness when it is on',
       'PATH (else shell); never overwrites an existing config.',
+    ],
+  },
+  {
+    id: 'permissions',
+    usage: 'permissions [allow|allow-always|deny ID] [--reason R]',
+    summary: "the agents' open permission requests, and deciding one",
+    args: [
+      { key: 'verb', kind: 'word', optional: true },
+      { key: 'id', kind: 'word', optional: true },
+    ],
+    flags: [{ name: 'reason', value: 'R', help: 'deny only: the reason the agent reads' }],
+    json: true,
+    notes: [
+      'ID is a request id such as p-7kq2m4x9ab, as `the-loop permissions` lists it',
+      'allow-always saves the rule Claude Code suggested (only when it suggested one)',
     ],
   },
 ];

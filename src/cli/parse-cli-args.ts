@@ -1,7 +1,7 @@
 import { isValidName, nameProblem, printable } from '../refs.js';
 import { commandSpecs, globalFlags, type CommandId, type CommandSpec } from './command-specs.js';
 
-export type FlagValues = Readonly<Record<string, string | true>>;
+export type FlagValues = Readonly<Record<string, string | true | readonly string[]>>;
 
 /** `topic` is "" (the whole CLI), a group (`standing`) or a command id: what help to show. */
 export type ParsedCli =
@@ -26,7 +26,7 @@ const groups = new Set(
 export function parseCliArgs(argv: readonly string[]): ParsedCli {
   const words: string[] = [];
   const positionals: string[] = [];
-  const flags: Record<string, string | true> = {};
+  const flags: Record<string, string | true | string[]> = {};
   let spec: CommandSpec | undefined;
   let help = false;
   let flagsEnded = false;
@@ -89,7 +89,7 @@ function readFlag(
   argv: readonly string[],
   index: number,
   spec: CommandSpec | undefined,
-  flags: Record<string, string | true>,
+  flags: Record<string, string | true | string[]>,
 ): { last: number; problem?: string } {
   const token = argv[index] ?? '';
   const equals = token.indexOf('=');
@@ -99,23 +99,29 @@ function readFlag(
     const where = spec ? ` for \`the-loop ${spec.id}\`` : '';
     return { last: index, problem: `unknown option \`${printable(token)}\`${where}` };
   }
-  if (flags[flag.name] !== undefined) {
+  if (flags[flag.name] !== undefined && !flag.repeatable) {
     return { last: index, problem: `--${flag.name} is given twice` };
   }
+  const set = (value: string): void => {
+    const previous = flags[flag.name];
+    flags[flag.name] = flag.repeatable
+      ? [...(Array.isArray(previous) ? previous : []), value]
+      : value;
+  };
   if (flag.value === undefined) {
     if (equals !== -1) return { last: index, problem: `--${flag.name} takes no value` };
     flags[flag.name] = true;
     return { last: index };
   }
   if (equals !== -1) {
-    flags[flag.name] = token.slice(equals + 1);
+    set(token.slice(equals + 1));
     return { last: index };
   }
   const value = argv[index + 1];
   if (value === undefined) {
     return { last: index, problem: `--${flag.name} needs a value (${flag.value})` };
   }
-  flags[flag.name] = value;
+  set(value);
   return { last: index + 1 };
 }
 

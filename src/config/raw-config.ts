@@ -15,10 +15,18 @@ export type RawSession = Omit<StandingSessionConfig, 'harness' | 'cwd' | 'slack'
   readonly slack: false | { readonly channel?: string };
 };
 
+/** Keys whose default is another key's value: absent until resolveConfig fills them in. */
+type WithOptionalApprovers<T extends { readonly approvers: readonly string[] }> = Omit<
+  T,
+  'approvers'
+> & { readonly approvers?: readonly string[] };
+
 export type RawConfig = Omit<
   Config,
-  'configPath' | 'instance' | 'instanceWarnings' | 'harnesses' | 'standing'
+  'configPath' | 'instance' | 'instanceWarnings' | 'harnesses' | 'standing' | 'slack' | 'github'
 > & {
+  readonly slack: WithOptionalApprovers<Config['slack']>;
+  readonly github: WithOptionalApprovers<Config['github']>;
   /** Never read from here: resolveInstance judges the block as the file had it. */
   readonly instance?: unknown;
   readonly harnesses: Readonly<Record<string, RawHarness>>;

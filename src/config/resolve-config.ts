@@ -76,14 +76,16 @@ export function resolveConfig(
       sessions: value.standing.sessions.map(session),
     },
     delivery: value.delivery,
-    slack: value.slack,
+    slack: { ...value.slack, approvers: value.slack.approvers ?? value.slack.authorizedUsers },
     github: {
       ...value.github,
+      approvers: value.github.approvers ?? value.github.authorizedUsers,
       repos: value.github.repos.map((entry, index) => ({
         repo: entry.repo,
         path: resolvePath(entry.path, ['github', 'repos', index, 'path']),
       })),
     },
+    permissions: value.permissions,
     http: value.http,
     api: value.api,
   };

@@ -70,14 +70,24 @@ export interface Config {
     readonly channel: string;
     readonly command: string;
     readonly authorizedUsers: readonly string[];
+    /** Who may answer permission requests (DESIGN §14); resolved to authorizedUsers when left out. */
+    readonly approvers: readonly string[];
+    /** What a turn's status message becomes at Stop; `off`: no status message (DESIGN §15). */
+    readonly progress: 'summary' | 'delete' | 'off';
+    readonly files: { readonly maxBytes: number };
   };
   readonly github: {
     readonly repos: readonly { readonly repo: string; readonly path: string }[];
     readonly authorizedUsers: readonly string[];
+    /** Resolved to authorizedUsers when left out. */
+    readonly approvers: readonly string[];
+    /** How much of a permission request a work-item comment shows. */
+    readonly permissions: 'brief' | 'full' | 'off';
     readonly keyword: string;
     readonly webhook: { readonly path: string; readonly allowUnsigned: boolean };
     readonly poll: { readonly enabled: boolean; readonly intervalSeconds: number };
   };
+  readonly permissions: { readonly timeoutSeconds: number };
   readonly http: { readonly host: string; readonly port: number };
   /** "" = the TCP control-plane listener is off; otherwise `host:port`. */
   readonly api: { readonly listen: string };

@@ -9,7 +9,10 @@ import type { Logger } from '../log/create-logger.js';
 import { workItemRef } from '../refs.js';
 import type { WorkItemService } from '../workitems/create-workitem-service.js';
 import { loadManagedFacts } from '../workitems/load-managed-facts.js';
+import { mayDecide } from '../permissions/may-decide.js';
 import { parseKeywordCommand } from './comment/parse-keyword-command.js';
+import { parsePermissionKeyword } from './comment/parse-permission-keyword.js';
+import type { PermissionCommentOutcome, PermissionGithub } from './create-permission-github.js';
 import type { GithubActions } from './create-github-actions.js';
 import { carriesMarker, isBot, type GithubComment } from './github-comment.js';
 
@@ -22,7 +25,8 @@ export type CommentOutcome =
   | 'stopped'
   | 'delivered'
   | 'not-running'
-  | 'failed';
+  | 'failed'
+  | PermissionCommentOutcome;
 
 /**
  * The one handler behind the webhook and the poller (DESIGN §7): bots and our own posts are
@@ -36,6 +40,8 @@ export function createCommentHandler(options: {
   readonly delivery: DeliveryCore;
   readonly events: EventSink;
   readonly logger: Logger;
+  /** `<keyword> allow|deny <id>` (DESIGN §14): approvers only, after the same scope decision. */
+  readonly permissions?: PermissionGithub;
 }) {
   const { config, actions, workItems, delivery, events, logger } = options;
   const authorized = new Set(config.github.authorizedUsers.map((login) => login.toLowerCase()));
@@ -59,7 +65,17 @@ export function createCommentHandler(options: {
     if (isBot(comment.author) || carriesMarker(comment.body)) return 'ignored-bot';
     const address = parseAddress(comment.body);
     const command = parseKeywordCommand(comment.body, config.github.keyword);
-    if (!authorized.has(comment.author.login.toLowerCase())) {
+    const permission = options.permissions
+      ? parsePermissionKeyword(comment.body, config.github.keyword)
+      : undefined;
+    if (permission && !mayDecide('github', config.github.approvers, comment.author.login)) {
+      logger.info(
+        { event: 'github.permission_refused', actor: comment.author.login, workItem: ref },
+        'permission answer by someone who is not an approver',
+      );
+      return 'unauthorized';
+    }
+    if (!permission && !authorized.has(comment.author.login.toLowerCase())) {
       // An unauthorized author's address or keyword grants nothing.
       logger.info(
         { event: 'github.unauthorized', actor: comment.author.login, workItem: ref },
@@ -82,6 +98,7 @@ export function createCommentHandler(options: {
       logger.info({ event: 'scope.refused', ...fields }, 'comment refused for scope');
       return 'refused';
     }
+    if (permission && options.permissions) return options.permissions.decide(comment, permission);
     if (command.kind === 'ambiguous') {
       await quietly('react', () => actions.react(comment, 'confused'));
       await quietly('comment', () =>

@@ -9,6 +9,8 @@ import { hiddenMarker } from './github-comment.js';
 export interface GithubActions {
   react(comment: GithubComment, content: 'eyes' | 'rocket' | 'confused'): Promise<void>;
   comment(item: WorkItemRef, text: string): Promise<{ id: number; url: string }>;
+  /** Replaces the text of a comment the-loop posted (the marker is added again). */
+  editComment(item: WorkItemRef, commentId: number, text: string): Promise<void>;
 }
 
 export function createGithubActions(options: {
@@ -54,6 +56,19 @@ export function createGithubActions(options: {
         { logger },
       );
       return { id: response.data.id, url: response.data.html_url };
+    },
+    async editComment(item, commentId, text) {
+      await callGithub(
+        'comment',
+        () =>
+          octokit.issues.updateComment({
+            owner: item.owner,
+            repo: item.repo,
+            comment_id: commentId,
+            body: `${text}\n\n${hiddenMarker(options.instance)}`,
+          }),
+        { logger },
+      );
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { Config } from '../config/types.js';
+import { fenceTextFile } from '../replies/fence-text-file.js';
 import type { ReplySink } from '../replies/reply-router.js';
 import { parseWorkItemRef, workItemRef } from '../refs.js';
 import type { GithubActions } from './create-github-actions.js';
@@ -21,10 +22,15 @@ export function createGithubPoster(options: {
     async accepts(ref) {
       return configured(ref) !== undefined;
     },
-    async post(ref, text) {
+    async post(ref, text, _kind, files = []) {
       const item = configured(ref);
       if (!item) throw new Error(`no GitHub repository configured for ${ref}`);
-      await options.actions.comment(item, text);
+      // Files ride in the comment as fenced text; one that cannot is refused before anything posts.
+      const blocks = files.map(fenceTextFile);
+      await options.actions.comment(
+        item,
+        [text.trim() === '' ? '' : text, ...blocks].filter((part) => part !== '').join('\n\n'),
+      );
       return { surface: 'github', location: workItemRef(item) };
     },
   };

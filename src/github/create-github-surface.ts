@@ -4,6 +4,7 @@ import type { RequestListener } from 'node:http';
 import type { Config } from '../config/types.js';
 import type { DeliveryCore, EventSink } from '../delivery/create-delivery-core.js';
 import type { Logger } from '../log/create-logger.js';
+import type { PermissionRegistry } from '../permissions/create-permission-registry.js';
 import type { ReplySink } from '../replies/reply-router.js';
 import { workItemRef } from '../refs.js';
 import { createInboxAcceptor } from '../inbox/create-inbox-acceptor.js';
@@ -15,6 +16,7 @@ import type { WorkItemService } from '../workitems/create-workitem-service.js';
 import { createCommentHandler } from './create-comment-handler.js';
 import { createGithubActions } from './create-github-actions.js';
 import { createGithubPoster } from './create-github-poster.js';
+import { createPermissionGithub } from './create-permission-github.js';
 import { createPoller } from './create-poller.js';
 import { createWebhookIngress } from './create-webhook-ingress.js';
 import type { GithubPlan } from './decide-github.js';
@@ -43,6 +45,8 @@ export function createGithubSurface(options: {
   readonly delivery: DeliveryCore;
   readonly events: EventSink;
   readonly logger: Logger;
+  /** Permission requests of work-item sessions are posted and answered on their issue (§14). */
+  readonly permissions?: PermissionRegistry;
 }): GithubSurface {
   const { config, plan, paths, events } = options;
   const logger = options.logger.child({ surface: 'github' });
@@ -61,6 +65,9 @@ export function createGithubSurface(options: {
   });
   const host = plan.apiUrl ? apiHost(plan.apiUrl) : 'github.com';
   const actions = createGithubActions({ octokit, instance: config.instance.name, logger });
+  const permissions = options.permissions
+    ? createPermissionGithub({ config, actions, registry: options.permissions, logger })
+    : undefined;
   const handle = createCommentHandler({
     config,
     actions,
@@ -68,6 +75,7 @@ export function createGithubSurface(options: {
     delivery: options.delivery,
     events,
     logger,
+    ...(permissions ? { permissions } : {}),
   });
   const inbox = createInbox({
     dir: path.join(paths.inbox, 'github'),

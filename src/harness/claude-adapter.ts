@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
+import { ensurePrivateDir } from '../state/ensure-private-dir.js';
 import { writeFileAtomic } from '../state/write-file-atomic.js';
 import type { HarnessAdapter, LaunchContext } from './harness-adapter.js';
-import { claudeHooksVersion, claudeSettings } from './claude-settings.js';
+import { claudeHookTable, claudeHooksVersion, claudeSettings } from './claude-settings.js';
 import { readClaudeScreen } from './claude-screen.js';
 
 /**
@@ -10,16 +11,30 @@ import { readClaudeScreen } from './claude-screen.js';
  * process says anything; a known one gets `--resume <id>`. Hooks come from a settings file written
  * next to the session's state, so they survive in the harness without touching the user's config.
  */
-export function createClaudeAdapter(options: { newId?: () => string } = {}): HarnessAdapter {
+export function createClaudeAdapter(
+  options: {
+    newId?: () => string;
+    permissionTimeoutSeconds?: number;
+    /** `<state.root>/files`: each session may read the files people sent it from its folder here. */
+    filesRoot?: string;
+  } = {},
+): HarnessAdapter {
   const newId = options.newId ?? randomUUID;
+  const hooks = claudeHookTable(options.permissionTimeoutSeconds);
   return {
     kind: 'claude',
     async plan(context: LaunchContext) {
       const settingsPath = path.join(context.harnessDir, `${context.tmuxName}.settings.json`);
       await writeFileAtomic(
         settingsPath,
-        `${JSON.stringify(claudeSettings(context.loopCommand), null, 2)}\n`,
+        `${JSON.stringify(claudeSettings(context.loopCommand, hooks), null, 2)}\n`,
       );
+      const filesDir =
+        options.filesRoot === undefined
+          ? undefined
+          : path.join(options.filesRoot, context.tmuxName);
+      // Claude Code reads only under its cwd and added directories; files from Slack land here.
+      if (filesDir !== undefined) await ensurePrivateDir(filesDir);
       const resuming = context.conversationId !== undefined;
       const conversationId = context.conversationId ?? newId();
       return {
@@ -30,12 +45,13 @@ export function createClaudeAdapter(options: { newId?: () => string } = {}): Har
           ...(resuming ? ['--resume', conversationId] : ['--session-id', conversationId]),
           '--settings',
           settingsPath,
+          ...(filesDir === undefined ? [] : ['--add-dir', filesDir]),
         ],
         conversationId,
         resuming,
         readiness: { kind: 'hook', startDialogs: readClaudeScreen },
         confirms: true,
-        hooksVersion: claudeHooksVersion(),
+        hooksVersion: claudeHooksVersion(hooks),
       };
     },
   };

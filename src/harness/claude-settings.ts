@@ -19,12 +19,34 @@ export interface ClaudeHookSpec {
 /** A hook that answers at once: at most this long on the hot path, even when serve hangs. */
 export const quickHookWaitSeconds = 0.7;
 
-export const claudeHooks: readonly ClaudeHookSpec[] = [
-  { event: 'SessionStart', waitSeconds: quickHookWaitSeconds },
-  { event: 'UserPromptSubmit', waitSeconds: quickHookWaitSeconds },
-  { event: 'Stop', waitSeconds: quickHookWaitSeconds },
-  { event: 'Notification', waitSeconds: quickHookWaitSeconds },
-];
+/** permissions.timeoutSeconds when the config names none (DESIGN §14). */
+export const defaultPermissionTimeoutSeconds = 600;
+/** serve answers "no decision" at its timeout; the margin lets that answer reach Claude Code. */
+export const permissionTimeoutMarginSeconds = 15;
+
+/**
+ * The hooks for a session. PermissionRequest is the one that blocks (DESIGN §14, §17): serve holds
+ * it until a decision or `permissions.timeoutSeconds`, so the shim waits a margin longer than that.
+ */
+export function claudeHookTable(
+  permissionTimeoutSeconds: number = defaultPermissionTimeoutSeconds,
+): readonly ClaudeHookSpec[] {
+  return [
+    { event: 'SessionStart', waitSeconds: quickHookWaitSeconds },
+    { event: 'UserPromptSubmit', waitSeconds: quickHookWaitSeconds },
+    { event: 'Stop', waitSeconds: quickHookWaitSeconds },
+    { event: 'Notification', waitSeconds: quickHookWaitSeconds },
+    // Progress in the session's Slack thread (DESIGN §15).
+    { event: 'PreToolUse', waitSeconds: quickHookWaitSeconds },
+    { event: 'PostToolUse', waitSeconds: quickHookWaitSeconds },
+    {
+      event: 'PermissionRequest',
+      waitSeconds: permissionTimeoutSeconds + permissionTimeoutMarginSeconds,
+    },
+  ];
+}
+
+export const claudeHooks: readonly ClaudeHookSpec[] = claudeHookTable();
 
 export const claudeHookEvents: readonly string[] = claudeHooks.map((hook) => hook.event);
 
@@ -50,8 +72,11 @@ const hookMechanism = 'shim-1';
  * (or none: an older the-loop) runs commands this the-loop no longer installs, and needs a restart.
  */
 export function claudeHooksVersion(hooks: readonly ClaudeHookSpec[] = claudeHooks): string {
+  // Waits are left out: a session started with another permissions.timeoutSeconds still runs
+  // every hook this the-loop installs, so it needs no restart.
+  const shape = hooks.map((hook) => ({ event: hook.event, matcher: hook.matcher ?? '' }));
   return createHash('sha256')
-    .update(JSON.stringify({ mechanism: hookMechanism, hooks }))
+    .update(JSON.stringify({ mechanism: hookMechanism, hooks: shape }))
     .digest('hex')
     .slice(0, 12);
 }

@@ -1,6 +1,7 @@
 import type { EventSink } from '../delivery/create-delivery-core.js';
 import { asLoopError } from '../errors.js';
 import type { Logger } from '../log/create-logger.js';
+import type { OutgoingFile } from './outgoing-file.js';
 
 export type ReplyKind = 'reply' | 'notice';
 
@@ -15,7 +16,13 @@ export interface ReplySink {
   readonly surface: ReplyTarget['surface'];
   /** Whether this sink has a destination for the ref (a bound thread, a work item). */
   accepts(ref: string): Promise<boolean>;
-  post(ref: string, text: string, kind: ReplyKind): Promise<ReplyTarget>;
+  /** `files`: attached with `the-loop post --file` (DESIGN §15); `text` may then be "". */
+  post(
+    ref: string,
+    text: string,
+    kind: ReplyKind,
+    files?: readonly OutgoingFile[],
+  ): Promise<ReplyTarget>;
 }
 
 /** A place that serves the ref but did not take the reply, and why (the sink's LoopError). */
@@ -33,7 +40,12 @@ export interface ReplyOutcome {
 
 export interface ReplyRouter {
   /** Posts to every sink that serves the ref; returns where it landed and where it did not. */
-  post(ref: string, text: string, kind: ReplyKind): Promise<ReplyOutcome>;
+  post(
+    ref: string,
+    text: string,
+    kind: ReplyKind,
+    files?: readonly OutgoingFile[],
+  ): Promise<ReplyOutcome>;
 }
 
 /**
@@ -47,13 +59,13 @@ export function createReplyRouter(options: {
   readonly logger: Logger;
 }): ReplyRouter {
   return {
-    async post(ref, text, kind) {
+    async post(ref, text, kind, files = []) {
       const targets: ReplyTarget[] = [];
       const failed: ReplyFailure[] = [];
       for (const sink of options.sinks) {
         try {
           if (!(await sink.accepts(ref))) continue;
-          targets.push(await sink.post(ref, text, kind));
+          targets.push(await sink.post(ref, text, kind, files));
         } catch (error) {
           const failure = asLoopError(error);
           failed.push({ surface: sink.surface, code: failure.code, reason: failure.message });
@@ -73,6 +85,7 @@ export function createReplyRouter(options: {
         ref,
         kind,
         bytes: Buffer.byteLength(text),
+        ...(files.length ? { files: files.length } : {}),
         postedTo: targets.map((target) => target.surface),
         ...(failed.length ? { failed: failed.map((failure) => failure.surface) } : {}),
       });

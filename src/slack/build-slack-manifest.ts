@@ -15,6 +15,7 @@ export interface SlackManifest {
   readonly oauth_config: { readonly scopes: { readonly bot: readonly string[] } };
   readonly settings: {
     readonly event_subscriptions: { readonly bot_events: readonly string[] };
+    readonly interactivity: { readonly is_enabled: boolean };
     readonly org_deploy_enabled: boolean;
     readonly socket_mode_enabled: boolean;
     readonly token_rotation_enabled: boolean;
@@ -36,6 +37,9 @@ const botScopes = [
   // conversations.info: the channel name in a message's frame.
   'channels:read',
   'groups:read',
+  // Files people attach in a thread reach the agent; files the agent posts reach the thread (§15).
+  'files:read',
+  'files:write',
 ] as const;
 
 const botEvents = ['message.channels', 'message.groups', 'message.im', 'app_mention'] as const;
@@ -70,6 +74,9 @@ export function buildSlackManifest(config: Config): SlackManifest {
     oauth_config: { scopes: { bot: [...botScopes] } },
     settings: {
       event_subscriptions: { bot_events: [...botEvents] },
+      // The permission buttons (DESIGN §14). Socket Mode needs no URL; in HTTP mode Slack posts
+      // the clicks to the same /slack/events URL as the events, set in the app's settings.
+      interactivity: { is_enabled: true },
       org_deploy_enabled: false,
       socket_mode_enabled: true,
       token_rotation_enabled: false,

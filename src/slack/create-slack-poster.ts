@@ -7,6 +7,7 @@ import type { ChannelPacer } from './create-channel-pacer.js';
 import { markdownToMrkdwn } from './text/markdown-to-mrkdwn.js';
 import { splitMessage } from './text/split-message.js';
 import type { ThreadBindings } from './thread-bindings.js';
+import { uploadSlackFiles } from './files/upload-slack-files.js';
 
 /** Slack's markdown block holds up to 12,000 characters; smaller parts read better in a thread. */
 export const slackPartLimit = 3_500;
@@ -29,10 +30,10 @@ export function createSlackPoster(options: {
     async accepts(ref) {
       return (await bindings.forRef(ref)) !== undefined;
     },
-    async post(ref, text, kind: ReplyKind) {
+    async post(ref, text, kind: ReplyKind, files = []) {
       const binding = await bindings.forRef(ref);
       if (!binding) throw new LoopError('not_found', `no Slack thread is bound to ${ref}`);
-      const parts = splitMessage(text, slackPartLimit);
+      const parts = text.trim() === '' ? [] : splitMessage(text, slackPartLimit);
       for (const part of parts) {
         await pacer.run(binding.channel, () =>
           callSlack(
@@ -48,6 +49,19 @@ export function createSlackPoster(options: {
               }),
             { logger, ...(options.sleep ? { sleep: options.sleep } : {}) },
           ),
+        );
+      }
+      if (files.length > 0) {
+        // After the words, in the same turn of the channel's pace, so the files follow the text.
+        await pacer.run(binding.channel, () =>
+          uploadSlackFiles({
+            client,
+            channel: binding.channel,
+            threadTs: binding.threadTs,
+            files,
+            logger,
+            ...(options.sleep ? { sleep: options.sleep } : {}),
+          }),
         );
       }
       return { surface: 'slack', location: `${binding.channel}/${binding.threadTs}` };

@@ -4,12 +4,15 @@ import type { RequestListener } from 'node:http';
 import type { Config } from '../config/types.js';
 import type { DeliveryCore, EventSink } from '../delivery/create-delivery-core.js';
 import type { Logger } from '../log/create-logger.js';
+import type { PermissionRegistry } from '../permissions/create-permission-registry.js';
 import type { ReplySink } from '../replies/reply-router.js';
 import type { StandingListener, StandingService } from '../standing/create-standing-service.js';
 import type { WorkItemListener } from '../workitems/create-workitem-service.js';
 import { createDedupeLedger } from '../state/create-dedupe-ledger.js';
 import { createInbox } from '../state/create-inbox.js';
 import type { StatePaths } from '../state/state-paths.js';
+import type { ProgressSink } from '../api/routes/session-routes.js';
+import { createProgressReporter } from './progress/create-progress-reporter.js';
 import { createBoltLogger } from './bolt-logger.js';
 import { createAnnouncer } from './create-announcer.js';
 import { createChannelPacer } from './create-channel-pacer.js';
@@ -19,9 +22,11 @@ import { createInboxProcessor } from '../inbox/create-inbox-processor.js';
 import { createSlackNames } from './create-slack-names.js';
 import { createSlackPoster } from './create-slack-poster.js';
 import { createSlashHandler } from './create-slash-handler.js';
+import { createPermissionSlack } from './create-permission-slack.js';
 import { createSocketReceiver } from './create-socket-receiver.js';
 import { createThreadCommands } from './create-thread-commands.js';
-import { createThreadHandler } from './create-thread-handler.js';
+import { createThreadHandler, type SessionTargetLookup } from './create-thread-handler.js';
+import { createFileReceiver } from './files/create-file-receiver.js';
 import { dedupeIds, isSlackInboxMessage, type SlackInboxMessage } from './slack-inbox-message.js';
 import { createThreadBindings } from './thread-bindings.js';
 import { toInboxMessage } from './to-inbox-message.js';
@@ -35,6 +40,8 @@ export interface SlackCredentials {
 
 export interface SlackSurface {
   readonly poster: ReplySink;
+  /** The status message of each running turn in the session's thread (DESIGN §15). */
+  readonly progress: ProgressSink;
   readonly listener: StandingListener & WorkItemListener;
   /** HTTP mode only: served by the shared http listener. */
   readonly httpRoutes: Readonly<Record<string, RequestListener>>;
@@ -55,6 +62,10 @@ export function createSlackSurface(options: {
   readonly events: EventSink;
   readonly logger: Logger;
   readonly postIntervalMs?: number;
+  /** Permission requests are posted in their session's thread and answered there (DESIGN §14). */
+  readonly permissions?: PermissionRegistry;
+  /** The session a ref names (for files from Slack: its folder, and whether it is an agent). */
+  readonly sessionTarget?: SessionTargetLookup;
 }): SlackSurface {
   const { config, credentials, paths, events } = options;
   const logger = options.logger.child({ surface: 'slack' });
@@ -103,6 +114,19 @@ export function createSlackSurface(options: {
   });
   const ledger = createDedupeLedger({ dir: paths.dedupe, logger });
   const names = createSlackNames({ client: app.client, logger });
+  const permissionSlack = options.permissions
+    ? createPermissionSlack({
+        app,
+        client: app.client,
+        bindings,
+        registry: options.permissions,
+        names,
+        approvers: config.slack.approvers,
+        dir: path.join(paths.root, 'permissions', 'slack'),
+        events,
+        logger,
+      })
+    : undefined;
   const handle = createThreadHandler({
     client: app.client,
     bindings,
@@ -111,7 +135,20 @@ export function createSlackSurface(options: {
     names,
     commands: createThreadCommands({ standing: options.standing() }),
     authorizedUsers: config.slack.authorizedUsers,
+    ...(permissionSlack ? { permissionCommand: permissionSlack.threadCommand } : {}),
     logger,
+    ...(options.sessionTarget
+      ? {
+          sessionTarget: options.sessionTarget,
+          receiveFiles: createFileReceiver({
+            botToken: credentials.botToken,
+            apiUrl: credentials.apiUrl,
+            maxBytes: config.slack.files.maxBytes,
+            stateRoot: paths.root,
+            logger,
+          }),
+        }
+      : {}),
   });
   const processor = createInboxProcessor<SlackInboxMessage>({
     laneOf: (message) => `${message.channel}/${message.threadTs}`,
@@ -206,12 +243,24 @@ export function createSlackSurface(options: {
       pacer: createChannelPacer({ intervalMs: options.postIntervalMs ?? 1_000 }),
       logger,
     }),
+    progress: createProgressReporter({
+      client: app.client,
+      bindings,
+      mode: config.slack.progress,
+      logger,
+    }),
     listener: announcer,
     httpRoutes,
     async start() {
       const recovered = await acceptor.recover();
       if (recovered) events.record('slack.recovered', { count: recovered });
       await connect(1);
+      // After a crash: the old requests' hooks died with serve; their messages say so now.
+      if (permissionSlack) {
+        void permissionSlack.recover().catch((error: unknown) => {
+          logger.warn({ event: 'slack.permission_recover_failed', err: error }, 'not recovered');
+        });
+      }
     },
     async stop() {
       stopped = true;

@@ -10,6 +10,16 @@ import { parseThreadCommand } from './commands/parse-thread-command.js';
 import { decodeSlackText, mentionedUserIds } from './text/decode-slack-text.js';
 import type { ThreadBindings } from './thread-bindings.js';
 import type { ThreadCommands } from './create-thread-commands.js';
+import type { FileReceiver } from './files/create-file-receiver.js';
+import { withFileLines } from './files/format-file-lines.js';
+
+/** How long a message may take to go in before it shows the hourglass (DESIGN §17). */
+export const queuedAfterMs = 1_000;
+
+/** What the thread handler needs to know of a bound session to hand it files. */
+export type SessionTargetLookup = (
+  ref: string,
+) => Promise<{ readonly tmuxName: string; readonly agent: boolean }>;
 
 export interface ThreadHandlerOptions {
   readonly client: WebClient;
@@ -19,7 +29,15 @@ export interface ThreadHandlerOptions {
   readonly names: SlackNames;
   readonly commands: ThreadCommands;
   readonly authorizedUsers: readonly string[];
+  /**
+   * `!allow` / `!deny` (DESIGN §14): judged before the authorized-user check, since approvers
+   * decide them; true when the message was one and has been answered.
+   */
+  readonly permissionCommand?: (message: SlackInboxMessage, ref: string) => Promise<boolean>;
   readonly logger: Logger;
+  /** Files in (DESIGN §15): both or neither; without them, attached files are ignored. */
+  readonly sessionTarget?: SessionTargetLookup;
+  readonly receiveFiles?: FileReceiver;
 }
 
 /**
@@ -50,6 +68,25 @@ export function createThreadHandler(options: ThreadHandlerOptions) {
         );
       });
 
+  const unreact = (message: SlackInboxMessage, name: string): Promise<void> =>
+    callSlack(
+      'reactions.remove',
+      () => client.reactions.remove({ channel: message.channel, timestamp: message.ts, name }),
+      quiet,
+    )
+      .then(() => undefined)
+      .catch((error: unknown) => {
+        logger.warn(
+          {
+            event: 'slack.reaction_failed',
+            name,
+            code: asLoopError(error).code,
+            reason: asLoopError(error).message,
+          },
+          'reaction not removed',
+        );
+      });
+
   const reply = (message: SlackInboxMessage, text: string): Promise<void> =>
     callSlack(
       'chat.postMessage',
@@ -69,9 +106,36 @@ export function createThreadHandler(options: ThreadHandlerOptions) {
         );
       });
 
+  /**
+   * The attached files, fetched for an agent harness; a plain shell gets none, and the thread is
+   * told why. `empty`: nothing is left to deliver (a shell sent only files).
+   */
+  const attachedFiles = async (
+    message: SlackInboxMessage,
+    ref: string,
+  ): Promise<{ empty: boolean; text: (decoded: string) => string }> => {
+    const plain = { empty: false, text: (decoded: string) => decoded };
+    const { sessionTarget, receiveFiles } = options;
+    if (!message.files?.length || !sessionTarget || !receiveFiles) return plain;
+    // A session that is not running fails the delivery with its remedy; nothing to fetch for it.
+    const target = await sessionTarget(ref).catch(() => undefined);
+    if (!target) return plain;
+    if (!target.agent) {
+      await reply(
+        message,
+        '📎 Files go to agent harnesses only: this session runs a plain shell, so the attached ' +
+          'files were not passed on.',
+      );
+      return { empty: message.text.trim() === '', text: plain.text };
+    }
+    const outcomes = await receiveFiles(message.files, message.ts, target.tmuxName);
+    return { empty: false, text: (decoded) => withFileLines(decoded, outcomes) };
+  };
+
   const handle = async (message: SlackInboxMessage, done: () => Promise<void>): Promise<void> => {
     const binding = await bindings.find(message.channel, message.threadTs);
     if (!binding) return;
+    if (await options.permissionCommand?.(message, binding.ref)) return;
     if (!options.authorizedUsers.includes(message.user)) {
       await callSlack(
         'chat.postEphemeral',
@@ -104,7 +168,28 @@ export function createThreadHandler(options: ThreadHandlerOptions) {
       await reply(message, await options.commands.run(binding.ref, command));
       return;
     }
-    void react(message, 'eyes');
+    // eyes: seen. The hourglass only when the message is still waiting after a moment (queued
+    // behind a turn, held by a dialog): a message that goes straight in never shows it.
+    const seen = react(message, 'eyes');
+    let hourglass: Promise<void> | undefined;
+    const queued = setTimeout(() => {
+      hourglass = seen.then(() => react(message, 'hourglass_flowing_sand'));
+    }, queuedAfterMs);
+    // Reactions are for people: the next message in the lane does not wait for them.
+    const settle = async (name: string): Promise<void> => {
+      clearTimeout(queued);
+      await seen;
+      if (hourglass) {
+        await hourglass;
+        await unreact(message, 'hourglass_flowing_sand');
+      }
+      await react(message, name);
+    };
+    const files = await attachedFiles(message, binding.ref);
+    if (files.empty) {
+      void settle('warning');
+      return;
+    }
     const userNames = Object.fromEntries(
       await Promise.all(
         mentionedUserIds(message.text).map(async (id) => [id, await names.user(id)] as const),
@@ -113,7 +198,7 @@ export function createThreadHandler(options: ThreadHandlerOptions) {
     try {
       const delivering = delivery.deliver({
         ref: binding.ref,
-        text: decodeSlackText(message.text, { users: userNames }),
+        text: files.text(decodeSlackText(message.text, { users: userNames })),
         origin: {
           surface: 'slack',
           actor: await names.user(message.user),
@@ -126,9 +211,9 @@ export function createThreadHandler(options: ThreadHandlerOptions) {
       // Done before the reactions: a crash after this cannot type the message a second time.
       await done();
       if (result.outcome === 'delivered') {
-        await react(message, 'white_check_mark');
+        void settle('white_check_mark');
       } else {
-        await react(message, 'warning');
+        void settle('warning');
         await reply(
           message,
           '⚠️ Typed into the session, but the agent did not confirm it received the message. Check with `!status`.',
@@ -136,7 +221,7 @@ export function createThreadHandler(options: ThreadHandlerOptions) {
       }
     } catch (error) {
       await done();
-      await react(message, 'warning');
+      void settle('warning');
       await reply(message, `⚠️ Not delivered: ${asLoopError(error).message}`);
     }
   };

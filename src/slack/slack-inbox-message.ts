@@ -1,3 +1,5 @@
+import { isSlackFile, type SlackFile } from './files/slack-file.js';
+
 /** A thread reply as recorded in the inbox: only what handling it needs, from the event. */
 export interface SlackInboxMessage {
   readonly source: 'slack';
@@ -8,6 +10,8 @@ export interface SlackInboxMessage {
   readonly ts: string;
   readonly threadTs: string;
   readonly receivedAt: number;
+  /** Files attached to the reply (a `file_share`); absent when there are none. */
+  readonly files?: readonly SlackFile[];
 }
 
 export function isSlackInboxMessage(value: unknown): value is SlackInboxMessage {
@@ -18,7 +22,9 @@ export function isSlackInboxMessage(value: unknown): value is SlackInboxMessage 
     ['eventId', 'channel', 'user', 'text', 'ts', 'threadTs'].every(
       (key) => typeof entry[key] === 'string',
     ) &&
-    typeof entry['receivedAt'] === 'number'
+    typeof entry['receivedAt'] === 'number' &&
+    (entry['files'] === undefined ||
+      (Array.isArray(entry['files']) && entry['files'].every(isSlackFile)))
   );
 }
 

@@ -1,4 +1,8 @@
+import { readSlackFiles } from './files/slack-file.js';
 import type { SlackInboxMessage } from './slack-inbox-message.js';
+
+/** Subtypes that are still a person's reply: shown in the channel too, or carrying files. */
+const replySubtypes = new Set(['thread_broadcast', 'file_share']);
 
 /**
  * Decides whether a Slack `message` or `app_mention` event is a person's reply in a thread, and
@@ -13,10 +17,24 @@ export function toInboxMessage(
   const { channel, user, text, ts } = event;
   const threadTs = event['thread_ts'];
   if (event['type'] !== 'message' && event['type'] !== 'app_mention') return undefined;
-  if (event['subtype'] !== undefined && event['subtype'] !== 'thread_broadcast') return undefined;
+  if (event['subtype'] !== undefined && !replySubtypes.has(String(event['subtype'])))
+    return undefined;
   if (event['bot_id'] !== undefined || event['bot_profile'] !== undefined) return undefined;
   if (typeof channel !== 'string' || typeof user !== 'string' || typeof ts !== 'string')
     return undefined;
-  if (typeof text !== 'string' || typeof threadTs !== 'string' || threadTs === ts) return undefined;
-  return { source: 'slack', eventId, channel, user, text, ts, threadTs, receivedAt };
+  const files = readSlackFiles(event['files']);
+  // A reply that is only files comes with an empty text (or none).
+  const body = typeof text === 'string' ? text : files.length > 0 ? '' : undefined;
+  if (body === undefined || typeof threadTs !== 'string' || threadTs === ts) return undefined;
+  return {
+    source: 'slack',
+    eventId,
+    channel,
+    user,
+    text: body,
+    ts,
+    threadTs,
+    receivedAt,
+    ...(files.length > 0 ? { files } : {}),
+  };
 }

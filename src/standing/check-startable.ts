@@ -1,19 +1,24 @@
 import { readFile, stat } from 'node:fs/promises';
 import type { Config } from '../config/types.js';
 import { LoopError } from '../errors.js';
-import type { StandingDefinition } from './standing-types.js';
+import { allowedCwd } from './allowed-cwd.js';
+import type { StandingDefinition, StandingSource } from './standing-types.js';
 
 export interface Startable {
   /** The configured brief: `prompt`, or the contents of `promptFile`. */
   readonly brief?: string;
+  /** Where to start it: for a created session, the real path checked against allowedRoots. */
+  readonly cwd: string;
 }
 
 /**
  * Everything a start needs that can be checked without touching tmux: the harness is configured,
- * the cwd is a folder, the prompt file can be read. `restart` runs this before it stops anything.
+ * the cwd is a folder (for a created session: really under allowedRoots, checked at every start),
+ * the prompt file can be read. `restart` runs this before it stops anything.
  */
 export async function checkStartable(
   definition: StandingDefinition,
+  source: StandingSource,
   config: Config,
 ): Promise<Startable> {
   if (!config.harnesses[definition.harness]) {
@@ -35,6 +40,8 @@ export async function checkStartable(
       { path: definition.cwd },
     );
   }
+  // Declared sessions come from the config, which allowedRoots does not limit (DESIGN §3.3).
+  const cwd = source === 'created' ? await allowedCwd(definition.cwd, config) : definition.cwd;
   if (definition.promptFile) {
     const brief = await readFile(definition.promptFile, 'utf8').catch(() => undefined);
     if (brief === undefined) {
@@ -45,7 +52,7 @@ export async function checkStartable(
         { path: definition.promptFile },
       );
     }
-    return { brief };
+    return { brief, cwd };
   }
-  return definition.prompt ? { brief: definition.prompt } : {};
+  return definition.prompt ? { brief: definition.prompt, cwd } : { cwd };
 }

@@ -8,11 +8,16 @@ import { bootPrompt, standingBootDirective } from '../harness/boot-directive.js'
 import type { SessionStarter } from '../harness/create-session-starter.js';
 import type { SessionTokens } from '../harness/session-tokens.js';
 import { isValidName, nameProblem, standingRef, standingTarget } from '../refs.js';
+import {
+  createSessionLifecycle,
+  type LifecycleSession,
+  type SessionLifecycle,
+  type StopOutcome,
+} from '../sessions/session-lifecycle.js';
 import type { RecordStore } from '../state/record-store.js';
 import { paneInfoFor } from '../tmux/pane-state-for.js';
 import type { SessionListing, TmuxDriver } from '../tmux/tmux-driver.js';
 import { checkStartable } from './check-startable.js';
-import { decideStart } from './decide-start.js';
 import { resolveDefinitions, type ResolvedStanding } from './resolve-definitions.js';
 import { standingMessages } from './standing-messages.js';
 import type {
@@ -47,7 +52,7 @@ export interface StandingServiceOptions {
   readonly lifecycle?: KeyedQueue;
 }
 
-export type StopOutcome = 'stopped' | 'already-stopped';
+export type { StopOutcome };
 
 /**
  * A say answers within this even while its message waits (as `queued`), far inside the CLI's own
@@ -103,10 +108,6 @@ export function createStandingService(options: StandingServiceOptions): Standing
   const { config, store, driver, starter, delivery, readiness, events, owner } = options;
   const clock = options.clock ?? (() => new Date());
   const locks = options.lifecycle ?? createKeyedQueue();
-  const lifecycle: KeyedQueue = {
-    run: (name, task) => locks.run(standingRef(name), task),
-    depth: (name) => locks.depth(standingRef(name)),
-  };
 
   const checkedName = (name: string): string => {
     if (!isValidName(name)) throw new LoopError('invalid_name', nameProblem(name));
@@ -152,114 +153,85 @@ export function createStandingService(options: StandingServiceOptions): Standing
       createdAt: clock().toISOString(),
     };
 
-  /** Records a failed step as its event (with the reason people see) and passes the error on. */
-  const failedAs =
-    (event: string, name: string) =>
-    (error: unknown): never => {
-      const failure = asLoopError(error);
-      events.record(event, { name, code: failure.code, reason: failure.message });
-      throw failure;
-    };
+  const session = (name: string): LifecycleSession => ({
+    ref: standingRef(name),
+    key: name,
+    tmuxName: standingTarget(name),
+    fields: { name },
+  });
+  const sessions: SessionLifecycle<StandingRecord> = createSessionLifecycle({
+    kind: 'standing',
+    store,
+    messages: {
+      foreign: ({ key }) => standingMessages.foreign(key),
+      unrecorded: ({ key }) => standingMessages.unrecorded(key),
+      tmuxUnknown: ({ key }) => standingMessages.tmuxUnknown(key),
+      restartHint: ({ key }) => `restart it: \`the-loop standing restart ${key}\``,
+    },
+    sessionOf: (key) => session(key),
+    driver,
+    starter,
+    tokens: options.tokens,
+    readiness,
+    events,
+    owner,
+    stopGraceMs: options.stopGraceMs,
+    clock,
+    lock: locks,
+  });
+  const lifecycle = {
+    run: <T>(name: string, task: () => Promise<T>): Promise<T> =>
+      sessions.run(standingRef(name), task),
+  };
 
   const startLocked = async (resolved: ResolvedStanding): Promise<StartOutcome> => {
     const { name } = resolved.definition;
-    const target = standingTarget(name);
-    const record = await store.read(name);
-    const decision = decideStart(await driver.probe(target), owner, record !== undefined);
-    if (decision.action === 'already-running') {
-      if (record && record.status !== 'running')
-        await store.write(name, { ...record, status: 'running' });
-      return 'already-running';
-    }
-    if (decision.action === 'refuse') {
-      const message =
-        decision.reason === 'foreign'
-          ? standingMessages.foreign(name)
-          : decision.reason === 'unrecorded'
-            ? standingMessages.unrecorded(name)
-            : standingMessages.tmuxUnknown(name);
-      throw new LoopError(
-        decision.reason === 'tmux-unknown' ? 'tmux_unavailable' : 'foreign_session',
-        message,
-      );
-    }
-    const { brief } = await checkStartable(resolved.definition, config).catch(
-      failedAs('standing.spawn_failed', name),
-    );
-    if (decision.clearDeadPane) await driver.clearDead(target, owner);
-    const previous = record ?? baseRecord(resolved);
-    const result = await starter
-      .start({
-        ref: standingRef(name),
-        tmuxName: target,
-        cwd: resolved.definition.cwd,
-        harnessName: resolved.definition.harness,
-        args: resolved.definition.args,
-        ...(previous.conversationId ? { conversationId: previous.conversationId } : {}),
-        bootPrompt: () =>
-          bootPrompt(
-            standingBootDirective({
-              name,
-              tmuxName: target,
-              instance: config.instance.name,
-              slackThread: resolved.definition.slack !== false && config.slack.enabled,
-            }),
-            brief,
-          ),
-      })
-      .catch(failedAs('standing.spawn_failed', name));
-    const {
-      conversationId: _dropped,
-      exitStatus: _old,
-      exitedAt: _gone,
-      hooksVersion: _oldHooks,
-      ...rest
-    } = previous;
-    await store.write(name, {
-      ...rest,
-      definition: resolved.definition,
-      status: 'running',
-      sessionToken: result.sessionToken,
-      startedAt: clock().toISOString(),
-      ...(result.conversationId ? { conversationId: result.conversationId } : {}),
-      ...(result.hooksVersion ? { hooksVersion: result.hooksVersion } : {}),
+    const { outcome } = await sessions.start(session(name), {
+      async prepare() {
+        const { brief, cwd } = await checkStartable(resolved.definition, resolved.source, config);
+        return {
+          cwd,
+          harnessName: resolved.definition.harness,
+          args: resolved.definition.args,
+          bootPrompt: () =>
+            bootPrompt(
+              standingBootDirective({
+                name,
+                tmuxName: standingTarget(name),
+                instance: config.instance.name,
+                slackThread: resolved.definition.slack !== false && config.slack.enabled,
+              }),
+              brief,
+            ),
+        };
+      },
+      running(record, started, startedAt) {
+        const {
+          conversationId: _dropped,
+          exitStatus: _old,
+          exitedAt: _gone,
+          hooksVersion: _oldHooks,
+          ...rest
+        } = record ?? baseRecord(resolved);
+        return {
+          ...rest,
+          definition: resolved.definition,
+          status: 'running',
+          sessionToken: started.sessionToken,
+          startedAt,
+          ...(started.conversationId ? { conversationId: started.conversationId } : {}),
+          ...(started.hooksVersion ? { hooksVersion: started.hooksVersion } : {}),
+        };
+      },
     });
-    result.sendBootPrompt();
-    if (result.resumeFailed) {
-      events.record('standing.resume_failed', { name, conversationId: previous.conversationId });
+    if (outcome !== 'already-running') {
+      for (const listener of options.listeners ?? [])
+        listener.started?.(name, outcome, resolved.definition);
     }
-    const outcome = result.resumed ? 'resumed' : 'started';
-    events.record(`standing.${outcome}`, { name, conversationId: result.conversationId });
-    for (const listener of options.listeners ?? [])
-      listener.started?.(name, outcome, resolved.definition);
     return outcome;
   };
 
-  const stopLocked = async (name: string): Promise<StopOutcome> => {
-    const target = standingTarget(name);
-    const record = await store.read(name);
-    const info = await driver.probe(target);
-    if (info.state === 'unknown')
-      throw new LoopError('tmux_unavailable', standingMessages.tmuxUnknown(name));
-    if (info.state !== 'absent' && info.owner !== owner) {
-      throw new LoopError('foreign_session', standingMessages.foreign(name));
-    }
-    if (info.state !== 'absent') {
-      await driver
-        .terminate(target, owner, { graceMs: options.stopGraceMs })
-        .catch(failedAs('standing.stop_failed', name));
-    }
-    readiness.forget(target);
-    options.tokens.revoke(standingRef(name));
-    const wasRunning = info.state === 'live' || record?.status === 'running';
-    if (record) {
-      const { sessionToken: _revoked, ...kept } = record;
-      await store.write(name, { ...kept, status: 'stopped', stoppedAt: clock().toISOString() });
-    }
-    if (!wasRunning) return 'already-stopped';
-    events.record('standing.stopped', { name });
-    return 'stopped';
-  };
+  const stopLocked = (name: string): Promise<StopOutcome> => sessions.stop(session(name));
 
   const bulk = async (
     names: readonly string[],
@@ -312,7 +284,7 @@ export function createStandingService(options: StandingServiceOptions): Standing
       const resolved = await resolveOne(name);
       const outcome = await lifecycle.run(name, async () => {
         const current = await resolveOne(name);
-        await checkStartable(current.definition, config);
+        await checkStartable(current.definition, current.source, config);
         await stopLocked(name);
         return startLocked(await resolveOne(name));
       });
@@ -372,9 +344,13 @@ export function createStandingService(options: StandingServiceOptions): Standing
           const outcome = await startLocked(resolved);
           return { session: await view(resolved), outcome };
         } catch (error) {
-          // A created session that cannot start is not left behind half-made.
-          await store.remove(name);
-          events.record('standing.deleted', { name, reason: 'start_failed' });
+          // A created session that cannot start is not left behind half-made. If even the removal
+          // fails (a read-only folder), the start's own failure is still the one reported.
+          const removed = await store.remove(name).catch((removal: unknown) => {
+            events.record('standing.delete_failed', { name, code: asLoopError(removal).code });
+            return false;
+          });
+          if (removed) events.record('standing.deleted', { name, reason: 'start_failed' });
           throw error;
         }
       });
@@ -389,6 +365,9 @@ export function createStandingService(options: StandingServiceOptions): Standing
         );
       }
       await lifecycle.run(name, async () => {
+        // Another delete may have finished while this one waited for the lock: only one deletes.
+        if (!(await store.read(name)))
+          throw new LoopError('session_unknown', standingMessages.unknown(name));
         await stopLocked(name);
         await store.remove(name);
         events.record('standing.deleted', { name });
@@ -427,49 +406,24 @@ export function createStandingService(options: StandingServiceOptions): Standing
       });
     },
 
-    async hasRunning() {
-      return (await store.list()).some((entry) => entry.value.status === 'running');
-    },
+    hasRunning: () => sessions.hasRunning(),
 
     async noticeExits(listing) {
-      const running = (await store.list()).filter((entry) => entry.value.status === 'running');
+      const exits = await sessions.exitsIn(listing);
       await Promise.all(
-        running.map(async ({ key }) => {
-          const info = paneInfoFor(listing, standingTarget(key), owner);
-          if (info.state === 'dead') await service.markExited(key, info.deadStatus);
-        }),
+        exits.map(({ session: { key }, status }) => service.markExited(key, status)),
       );
     },
 
     async markExited(name, exitStatus) {
-      const exited = await lifecycle.run(name, async () => {
-        const record = await store.read(name);
-        if (record?.status !== 'running') return false;
-        // The pane may have been started again since the listing that saw it dead.
-        const info = await driver.probe(standingTarget(name));
-        if (info.state !== 'dead' || info.owner !== owner) return false;
-        const status = info.deadStatus ?? exitStatus;
-        const { sessionToken: _revoked, ...kept } = record;
-        await store.write(name, {
-          ...kept,
-          status: 'exited',
-          ...(status === undefined ? {} : { exitStatus: status }),
-          exitedAt: clock().toISOString(),
-        });
-        readiness.signal(standingTarget(name), 'exit', standingRef(name));
-        options.tokens.revoke(standingRef(name));
-        events.record('session.exited', { ref: standingRef(name), exitStatus: status });
-        return { status };
-      });
+      const exited = await sessions.markExited(session(name), exitStatus);
       if (!exited) return;
       const message = standingMessages.exited(name, exited.status);
       for (const listener of options.listeners ?? []) listener.exited?.(name, message);
     },
 
     async nameForToken(token) {
-      if (token === '') return undefined;
-      const records = await store.list();
-      return records.find((entry) => entry.value.sessionToken === token)?.key;
+      return (await sessions.sessionForToken(token))?.key;
     },
   };
   return service;

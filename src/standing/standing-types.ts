@@ -60,4 +60,4 @@ export interface StandingView {
   readonly slack?: { readonly channel: string; readonly threadTs?: string };
 }
 
-export type StartOutcome = 'started' | 'resumed' | 'already-running';
+export type { StartOutcome } from '../sessions/session-lifecycle.js';

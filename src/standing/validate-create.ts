@@ -1,9 +1,8 @@
-import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config/types.js';
 import { LoopError } from '../errors.js';
 import { isValidName, nameProblem } from '../refs.js';
-import { isPathInside } from './is-path-inside.js';
+import { allowedCwd } from './allowed-cwd.js';
 import type { StandingDefinition } from './standing-types.js';
 
 /** A create request as the API, CLI and Slack send it; harness arguments are never accepted. */
@@ -58,23 +57,7 @@ export async function validateCreate(
   const cwd = requested
     ? path.resolve(path.dirname(config.configPath), requested)
     : config.defaults.cwd;
-  const real = await realpath(cwd).catch(() => undefined);
-  if (!real) {
-    throw new LoopError(
-      'cwd_not_allowed',
-      `cwd \`${cwd}\` does not exist; create it or pick another folder`,
-    );
-  }
-  const roots = await Promise.all(
-    config.standing.allowedRoots.map((root) => realpath(root).catch(() => root)),
-  );
-  if (!roots.some((root) => isPathInside(real, root))) {
-    throw new LoopError(
-      'cwd_not_allowed',
-      `cwd \`${cwd}\` is outside standing.allowedRoots (${config.standing.allowedRoots.join(', ') || 'none'}); ` +
-        'pick a folder under one of them or add a root to the config',
-    );
-  }
+  const real = await allowedCwd(cwd, config);
   const prompt = optionalString(input.prompt, 'prompt');
   const slackChannel = optionalString(input.slackChannel, 'slackChannel');
   return {

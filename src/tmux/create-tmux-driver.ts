@@ -295,9 +295,13 @@ function exited(name: string, status: number | undefined): LoopError {
 }
 
 function unavailable(result: TmuxResult): LoopError {
+  // A crashed or killed server is not a missing program: only a missing binary says "install".
+  if (result.missing) {
+    return unavailableMessage('tmux is not installed or not on PATH; install tmux and try again');
+  }
   return unavailableMessage(
     `tmux did not answer (${result.stderr.trim() || `exit ${result.exitCode}`}); ` +
-      'check that tmux is installed and its server is healthy',
+      'check that its server is running (`tmux ls`) and try again',
   );
 }
 

@@ -6,6 +6,8 @@ export interface TmuxResult {
   readonly stderr: string;
   /** No answer at all (timeout, tmux missing): the caller must not read this as "absent". */
   readonly failedToRun: boolean;
+  /** The tmux program itself could not be found: the one case where "install tmux" is the fix. */
+  readonly missing?: boolean;
 }
 
 /** Runs one tmux command (or a `;`-separated sequence) against one server. */
@@ -52,6 +54,7 @@ export function createExecaTmuxRunner(options: ExecaTmuxRunnerOptions): TmuxRunn
         stdout: String(result.stdout ?? ''),
         stderr: String(result.stderr ?? ''),
         failedToRun,
+        ...(result.code === 'ENOENT' ? { missing: true } : {}),
       };
     },
   };

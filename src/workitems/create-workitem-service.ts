@@ -1,9 +1,8 @@
 import type { Config } from '../config/types.js';
 import type { DeliveryTarget, EventSink } from '../delivery/create-delivery-core.js';
-import { createKeyedQueue, type KeyedQueue } from '../concurrency/keyed-queue.js';
+import type { KeyedQueue } from '../concurrency/keyed-queue.js';
 import type { AgentStates } from '../delivery/agent-states.js';
-import { harnessTraits } from '../harness/harness-traits.js';
-import { LoopError, asLoopError } from '../errors.js';
+import { LoopError } from '../errors.js';
 import type { SessionStarter } from '../harness/create-session-starter.js';
 import type { SessionTokens } from '../harness/session-tokens.js';
 import {
@@ -14,11 +13,17 @@ import {
   type WorkItemRef,
 } from '../refs.js';
 import type { RecordStore } from '../state/record-store.js';
-import { decideStart } from '../standing/decide-start.js';
-import { describeExit, shownStatus } from '../sessions/session-status.js';
+import {
+  createSessionLifecycle,
+  type LifecycleSession,
+  type SessionLifecycle,
+} from '../sessions/session-lifecycle.js';
+import { shownStatus } from '../sessions/session-status.js';
 import { paneInfoFor } from '../tmux/pane-state-for.js';
 import type { SessionListing, TmuxDriver } from '../tmux/tmux-driver.js';
+import { createWorkItemTargets } from './create-workitem-targets.js';
 import { workItemBootDirective, workItemUrl } from './workitem-boot-directive.js';
+import { workItemMessages } from './workitem-messages.js';
 import type { WorkItemRecord, WorkItemView } from './workitem-types.js';
 
 export interface WorkItemListener {
@@ -66,13 +71,35 @@ export function createWorkItemService(options: {
   /** The per-ref lock shared with the delivery core (see the standing service). */
   readonly lifecycle?: KeyedQueue;
 }): WorkItemService {
-  const { config, store, driver, starter, events, owner } = options;
-  const clock = options.clock ?? (() => new Date());
-  const lifecycle = options.lifecycle ?? createKeyedQueue();
-  const restartHint = (item: WorkItemRef): string =>
-    `comment \`${config.github.keyword} start\` on ${workItemRef(item)}`;
-  const exitedMessage = (item: WorkItemRef, exitStatus: number | undefined): string =>
-    `the session for ${workItemRef(item)} ${describeExit(exitStatus)} — ${restartHint(item)}`;
+  const { config, store, driver, owner } = options;
+  const messages = workItemMessages(config);
+  const session = (item: WorkItemRef): LifecycleSession => ({
+    ref: workItemRef(item),
+    key: workItemSlug(item),
+    tmuxName: workItemTarget(item),
+    fields: { ref: workItemRef(item) },
+  });
+  const sessions: SessionLifecycle<WorkItemRecord> = createSessionLifecycle({
+    kind: 'workitem',
+    store,
+    messages: {
+      foreign: ({ tmuxName }) => messages.foreign(tmuxName),
+      unrecorded: ({ tmuxName }) => messages.foreign(tmuxName),
+      tmuxUnknown: () => messages.tmuxUnknown(),
+      restartHint: ({ ref }) => messages.restartHint(ref),
+    },
+    sessionOf: (_key, record) => session(record.item),
+    driver,
+    starter: options.starter,
+    tokens: options.tokens,
+    readiness: options.readiness,
+    events: options.events,
+    owner,
+    stopGraceMs: options.stopGraceMs,
+    clock: options.clock ?? (() => new Date()),
+    ...(options.lifecycle ? { lock: options.lifecycle } : {}),
+  });
+  const targets = createWorkItemTargets({ config, store, owner });
 
   const checkout = (item: WorkItemRef): string => {
     const full = `${item.owner}/${item.repo}`.toLowerCase();
@@ -89,86 +116,51 @@ export function createWorkItemService(options: {
   const service: WorkItemService = {
     async start(item, actor) {
       const ref = workItemRef(item);
-      const slug = workItemSlug(item);
-      const target = workItemTarget(item);
-      return lifecycle.run(ref, async () => {
+      return sessions.run(ref, async () => {
         const cwd = checkout(item);
-        const record = await store.read(slug);
-        const decision = decideStart(await driver.probe(target), owner, record !== undefined);
-        if (decision.action === 'already-running') return { outcome: 'already-running' as const };
-        if (decision.action === 'refuse') {
-          throw new LoopError(
-            decision.reason === 'tmux-unknown' ? 'tmux_unavailable' : 'foreign_session',
-            `tmux session \`${target}\` exists but is not this instance's; inspect it with \`tmux attach -r -t '=${target}'\``,
-          );
-        }
-        if (decision.clearDeadPane) await driver.clearDead(target, owner);
         const harness = config.defaults.harness;
-        const result = await starter
-          .start({
-            ref,
-            tmuxName: target,
-            cwd,
-            harnessName: harness,
-            args: [],
-            ...(record?.conversationId ? { conversationId: record.conversationId } : {}),
-            bootPrompt: () =>
-              workItemBootDirective({
-                ref,
-                url: workItemUrl(item),
-                tmuxName: target,
-                instance: config.instance.name,
-                slackThread: config.slack.enabled,
-              }),
-          })
-          .catch((error: unknown) => {
-            events.record('workitem.spawn_failed', { ref, code: asLoopError(error).code });
-            throw error;
-          });
-        await store.write(slug, {
-          version: 1,
-          ref,
-          item,
-          instance: config.instance.name,
-          status: 'running',
-          harness,
-          cwd,
-          startedBy: actor,
-          sessionToken: result.sessionToken,
-          startedAt: clock().toISOString(),
-          ...(result.conversationId ? { conversationId: result.conversationId } : {}),
-          ...(result.hooksVersion ? { hooksVersion: result.hooksVersion } : {}),
-        });
-        result.sendBootPrompt();
-        if (result.resumeFailed) events.record('workitem.resume_failed', { ref });
-        const outcome = result.resumed ? ('resumed' as const) : ('started' as const);
-        events.record(`workitem.${outcome}`, { ref, actor });
-        for (const listener of options.listeners ?? []) listener.workItemStarted?.(ref, outcome);
+        const { outcome } = await sessions.start(
+          { ...session(item), fields: { ref, actor } },
+          {
+            prepare: async () => ({
+              cwd,
+              harnessName: harness,
+              args: [],
+              bootPrompt: () =>
+                workItemBootDirective({
+                  ref,
+                  url: workItemUrl(item),
+                  tmuxName: workItemTarget(item),
+                  instance: config.instance.name,
+                  slackThread: config.slack.enabled,
+                }),
+            }),
+            running: (_record, started, startedAt) => ({
+              version: 1,
+              ref,
+              item,
+              instance: config.instance.name,
+              status: 'running',
+              harness,
+              cwd,
+              startedBy: actor,
+              sessionToken: started.sessionToken,
+              startedAt,
+              ...(started.conversationId ? { conversationId: started.conversationId } : {}),
+              ...(started.hooksVersion ? { hooksVersion: started.hooksVersion } : {}),
+            }),
+          },
+        );
+        if (outcome !== 'already-running') {
+          for (const listener of options.listeners ?? []) listener.workItemStarted?.(ref, outcome);
+        }
         return { outcome };
       });
     },
 
     async stop(item) {
-      const ref = workItemRef(item);
-      const slug = workItemSlug(item);
-      const target = workItemTarget(item);
-      return lifecycle.run(ref, async () => {
-        const record = await store.read(slug);
-        const info = await driver.probe(target);
-        if (info.state === 'unknown')
-          throw new LoopError('tmux_unavailable', 'tmux did not answer; try again');
-        if (info.state !== 'absent')
-          await driver.terminate(target, owner, { graceMs: options.stopGraceMs });
-        options.readiness.forget(target);
-        options.tokens.revoke(ref);
-        if (record) {
-          const { sessionToken: _revoked, ...kept } = record;
-          await store.write(slug, { ...kept, status: 'stopped', stoppedAt: clock().toISOString() });
-        }
-        if (!record || record.status === 'stopped') return { outcome: 'already-stopped' as const };
-        events.record('workitem.stopped', { ref });
-        return { outcome: 'stopped' as const };
-      });
+      const outcome = await sessions.run(workItemRef(item), () => sessions.stop(session(item)));
+      return { outcome };
     },
 
     async records() {
@@ -199,75 +191,28 @@ export function createWorkItemService(options: {
       return info.state === 'live' && info.owner === owner;
     },
 
-    async resolveTarget(ref) {
-      const item = parseWorkItemRef(ref);
-      if (!item) throw new LoopError('invalid_ref', `\`${ref}\` is not a work-item ref`);
-      const record = await store.read(workItemSlug(item));
-      if (record?.status === 'exited') {
-        throw new LoopError('session_exited', exitedMessage(item, record.exitStatus));
-      }
-      if (record?.status !== 'running') {
-        throw new LoopError(
-          'session_not_running',
-          `the session for ${workItemRef(item)} is not running — comment \`${config.github.keyword} start\` on it`,
-        );
-      }
-      const harness = config.harnesses[record.harness];
-      return {
-        ref: workItemRef(item),
-        tmuxName: workItemTarget(item),
-        owner,
-        ...harnessTraits(harness),
-        notRunning: `the session for ${workItemRef(item)} is not running — comment \`${config.github.keyword} start\` on it`,
-        exited: (exitStatus) => exitedMessage(item, exitStatus),
-      };
-    },
+    resolveTarget: targets,
 
-    async hasRunning() {
-      return (await service.records()).some((record) => record.status === 'running');
-    },
+    hasRunning: () => sessions.hasRunning(),
 
     async noticeExits(listing) {
-      const running = (await service.records()).filter((record) => record.status === 'running');
+      const exits = await sessions.exitsIn(listing);
       await Promise.all(
-        running.map(async (record) => {
-          const info = paneInfoFor(listing, workItemTarget(record.item), owner);
-          if (info.state === 'dead') await service.markExited(record.ref, info.deadStatus);
-        }),
+        exits.map(({ session: { ref }, status }) => service.markExited(ref, status)),
       );
     },
 
     async markExited(ref, exitStatus) {
       const item = parseWorkItemRef(ref);
       if (!item) return;
-      const slug = workItemSlug(item);
-      const target = workItemTarget(item);
-      const exited = await lifecycle.run(ref, async () => {
-        const record = await store.read(slug);
-        if (record?.status !== 'running') return false;
-        const info = await driver.probe(target);
-        if (info.state !== 'dead' || info.owner !== owner) return false;
-        const status = info.deadStatus ?? exitStatus;
-        const { sessionToken: _revoked, ...kept } = record;
-        await store.write(slug, {
-          ...kept,
-          status: 'exited',
-          ...(status === undefined ? {} : { exitStatus: status }),
-          exitedAt: clock().toISOString(),
-        });
-        options.readiness.signal(target, 'exit', ref);
-        options.tokens.revoke(ref);
-        events.record('session.exited', { ref, exitStatus: status });
-        return { status };
-      });
+      const exited = await sessions.markExited(session(item), exitStatus);
       if (!exited) return;
-      const message = exitedMessage(item, exited.status);
+      const message = messages.exited(ref, exited.status);
       for (const listener of options.listeners ?? []) listener.workItemExited?.(ref, message);
     },
 
     async refForToken(token) {
-      if (!token) return undefined;
-      return (await service.records()).find((record) => record.sessionToken === token)?.ref;
+      return (await sessions.sessionForToken(token))?.ref;
     },
   };
   return service;

@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { clearTimeout, setTimeout } from 'node:timers';
 
 const STDERR_LIMIT = 4096;
+const STDOUT_LIMIT = 1024 * 1024;
 
 /**
  * @typedef {{ hookEvent: string, command: string, exitCode: number | null,
@@ -36,6 +37,40 @@ export function createHookRunner(options) {
       for (const hook of commandsFor(options, event, matchValue)) {
         await runCommand(options, event, hook, input, running);
       }
+    },
+    /**
+     * Runs the hooks of an event that answers (PermissionRequest) and returns the JSON the last
+     * one printed on stdout, or undefined when none did. `cancel` kills them as Claude Code does
+     * when a person answers its own dialog first.
+     *
+     * @param {string} event
+     * @param {Record<string, unknown>} payload
+     * @param {string} [matchValue]
+     * @returns {{ answer: Promise<Record<string, unknown> | undefined>, cancel: () => void }}
+     */
+    ask(event, payload, matchValue) {
+      const input = JSON.stringify(payload);
+      /** @type {Set<number>} */
+      const mine = new Set();
+      let cancelled = false;
+      const answer = (async () => {
+        /** @type {Record<string, unknown> | undefined} */
+        let last;
+        for (const hook of commandsFor(options, event, matchValue)) {
+          if (cancelled) break;
+          const out = await runCommand(options, event, hook, input, running, mine);
+          const parsed = parseAnswer(out);
+          if (parsed !== undefined) last = parsed;
+        }
+        return cancelled ? undefined : last;
+      })();
+      return {
+        answer,
+        cancel() {
+          cancelled = true;
+          for (const pid of mine) killGroup(pid);
+        },
+      };
     },
     /** Kills every hook still running. */
     stop() {
@@ -90,17 +125,24 @@ function matches(matcher, value) {
  * @param {HookCommand} hook
  * @param {string} input
  * @param {Set<number>} running
- * @returns {Promise<void>}
+ * @param {Set<number>} [capture] given: stdout is read (and returned) and the pid is kept here too
+ * @returns {Promise<string>}
  */
-function runCommand(options, event, hook, input, running) {
+function runCommand(options, event, hook, input, running, capture) {
   return new Promise((resolve) => {
     // A process group of its own lets a timeout kill whatever the command started, too.
     const child = spawn('/bin/sh', ['-c', hook.command], {
       cwd: options.cwd,
       env: options.env,
-      stdio: ['pipe', 'ignore', 'pipe'],
+      stdio: ['pipe', capture === undefined ? 'ignore' : 'pipe', 'pipe'],
       detached: true,
     });
+    let stdout = '';
+    child.stdout?.setEncoding('utf8');
+    child.stdout?.on('data', (/** @type {string} */ chunk) => {
+      if (stdout.length < STDOUT_LIMIT) stdout += chunk;
+    });
+    if (capture !== undefined && child.pid !== undefined) capture.add(child.pid);
     let stderr = '';
     let timedOut = false;
     let settled = false;
@@ -110,6 +152,7 @@ function runCommand(options, event, hook, input, running) {
       settled = true;
       clearTimeout(timer);
       if (child.pid !== undefined) running.delete(child.pid);
+      if (child.pid !== undefined) capture?.delete(child.pid);
       const failed = failure.error !== undefined || timedOut || failure.exitCode !== 0;
       if (failed) {
         options.onFailure({
@@ -122,7 +165,7 @@ function runCommand(options, event, hook, input, running) {
           ...(failure.error === undefined ? {} : { error: failure.error }),
         });
       }
-      resolve();
+      resolve(stdout);
     };
     if (child.pid !== undefined) running.add(child.pid);
     const timer = setTimeout(() => {
@@ -141,6 +184,24 @@ function runCommand(options, event, hook, input, running) {
     child.on('close', (exitCode, signal) => settle({ exitCode, signal }));
     child.stdin.end(input);
   });
+}
+
+/**
+ * A hook's answer as Claude Code reads it: its stdout as one JSON object, or nothing.
+ *
+ * @param {string} text
+ * @returns {Record<string, unknown> | undefined}
+ */
+function parseAnswer(text) {
+  if (text.trim() === '') return undefined;
+  try {
+    /** @type {unknown} */
+    const value = JSON.parse(text);
+    return isRecord(value) ? value : undefined;
+  } catch (error) {
+    if (error instanceof SyntaxError) return undefined;
+    throw error;
+  }
 }
 
 /** @param {number | undefined} pid */

@@ -52,6 +52,16 @@ export type EventRecord = EventBase &
         yes: boolean;
         refused: boolean;
       }
+    | { event: 'dialog_key'; bytes: number }
+    | {
+        event: 'permission_answer';
+        tool: string;
+        arg: string;
+        behavior: 'allow' | 'deny' | 'none' | 'terminal';
+        message?: string;
+        updatedPermissions?: unknown[];
+        key?: string;
+      }
   );
 
 export type EventName = EventRecord['event'];

@@ -2,14 +2,17 @@
 import { randomUUID } from 'node:crypto';
 import { clearTimeout, setTimeout } from 'node:timers';
 import { appendJsonLine } from './fake-agent-jsonl.mjs';
+import { runToolCalls } from './fake-agent-tools.mjs';
 
 /**
- * @typedef {{ run: (event: string, payload: Record<string, unknown>, matchValue?: string) => Promise<void> }} HookRunner
+ * @typedef {{ run: (event: string, payload: Record<string, unknown>, matchValue?: string) => Promise<void> } & import('./fake-agent-tools.mjs').AskingHooks} HookRunner
  * @typedef {{ sessionId: string, transcriptPath: string, cwd: string, hooks: HookRunner,
  *   turnMs: number, echo: (text: string) => void, say: (text: string) => void,
  *   restore?: (prompt: string) => void,
  *   askPermission?: (command: string) => Promise<boolean>,
- *   exit: () => void, idlePromptMs?: number }} TurnOptions
+ *   exit: () => void, idlePromptMs?: number,
+ *   record?: (event: string, fields: Record<string, unknown>) => void,
+ *   openDialog?: (onKey: ((key: string) => void) | undefined) => void }} TurnOptions
  * @typedef {{ readonly cancelled: boolean, cancel: () => void, wait: (ms: number) => Promise<void> }} Turn
  */
 
@@ -74,9 +77,19 @@ export function createTurns(options) {
       await options.hooks.run('Notification', notification, 'permission_prompt');
     }
     appendJsonLine(options.transcriptPath, transcriptLine(options.sessionId, 'user', prompt));
+    const toolResults = await runToolCalls(prompt, {
+      hooks: options.hooks,
+      base,
+      record: options.record ?? (() => undefined),
+      say: options.say,
+      openDialog: options.openDialog ?? (() => undefined),
+    });
+    await runScriptedTools(prompt, turn);
     const asked = /^FAKE:dialog (.+)$/m.exec(prompt)?.[1];
     const allowed = asked === undefined ? undefined : await options.askPermission?.(asked);
-    await turn.wait(options.turnMs);
+    // A line `FAKE:turn-ms <n>` makes this one turn last that long (the boot turn stays quick).
+    const slow = /^FAKE:turn-ms (\d+)$/m.exec(prompt);
+    await turn.wait(slow ? Number(slow[1]) : options.turnMs);
     active = undefined;
     if (turn.cancelled) {
       const content = [{ type: 'text', text: '[Request interrupted by user]' }];
@@ -86,6 +99,7 @@ export function createTurns(options) {
     }
     const text = [
       `echo: ${prompt.split('\n')[0] ?? ''}`,
+      ...toolResults,
       ...(allowed === undefined ? [] : [allowed ? `ran ${asked}` : `${asked} refused`]),
     ].join('\n');
     const content = [{ type: 'text', text }];
@@ -100,6 +114,41 @@ export function createTurns(options) {
     // Once per answered turn, as Claude Code does (not after an interrupted one: no Stop).
     if ((options.idlePromptMs ?? 0) > 0) idleTimer = setTimeout(idleNotice, options.idlePromptMs);
     if (prompt.includes('FAKE:exit')) options.exit();
+  }
+
+  /**
+   * Scripted tool calls, in prompt order: a line `FAKE:run <Name> <JSON input>` runs PreToolUse,
+   * a short "tool run" and PostToolUse, as Claude Code does around each tool; `FAKE:sleep <ms>`
+   * waits between them.
+   *
+   * @param {string} prompt
+   * @param {Turn} turn
+   */
+  async function runScriptedTools(prompt, turn) {
+    for (const line of prompt.split('\n').map((each) => each.trim())) {
+      const sleep = /^FAKE:sleep (\d+)$/.exec(line);
+      if (sleep) await turn.wait(Number(sleep[1]));
+      const tool = /^FAKE:run (\S+)(?: (.*))?$/.exec(line);
+      if (!tool || turn.cancelled) continue;
+      const name = tool[1] ?? 'Bash';
+      /** @type {unknown} */
+      let input = {};
+      try {
+        input = JSON.parse(tool[2] ?? '{}');
+      } catch {
+        input = { command: tool[2] ?? '' };
+      }
+      const call = { ...base, tool_name: name, tool_input: input, tool_use_id: randomUUID() };
+      await options.hooks.run('PreToolUse', { ...call, hook_event_name: 'PreToolUse' }, name);
+      options.say(`● ${name}`);
+      await turn.wait(100);
+      const response = { stdout: '', stderr: '', interrupted: false };
+      await options.hooks.run(
+        'PostToolUse',
+        { ...call, hook_event_name: 'PostToolUse', tool_response: response },
+        name,
+      );
+    }
   }
 
   return {

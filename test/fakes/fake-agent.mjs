@@ -22,7 +22,10 @@
  * (no input box; it takes every key; `1` or Enter says Yes, `3` or Escape No) before the answer;
  * unlike Claude Code it still ends a turn whose tool was refused with a Stop.
  * A prompt with a line `FAKE:notify` also fires a permission Notification; one containing
- * `FAKE:exit` makes the agent exit 0 once that turn is answered.
+ * `FAKE:exit` makes the agent exit 0 once that turn is answered; `FAKE:turn-ms <n>` makes that
+ * turn last n ms. `FAKE:tool <Tool> <arg>` lines ask for permission through the PermissionRequest
+ * hook (see fake-agent-tools.mjs); each line `FAKE:run <Name> <JSON input>` is an allowed tool call
+ * (PreToolUse, a short run, PostToolUse), and `FAKE:sleep <ms>` waits between them.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -111,9 +114,18 @@ stdout.on('error', () => process.exit(0));
  * echoed in the conversation has a plain one), which is how the-loop finds the box on screen.
  */
 const BOX = '❯\u00a0';
+/**
+ * While a permission dialog shows, it takes every key (a paste or letters are swallowed, as in
+ * Claude Code) and the first one answers it in the terminal.
+ * @type {((key: string) => void) | undefined}
+ */
+let dialogKey;
 /** What the input box shows: one line, always redrawn as the last line of the screen. */
 let boxShown = '';
-const drawBox = () => stdout.write(`\r\x1b[2K${BOX}${boxShown}`);
+const drawBox = () => {
+  // An open permission dialog stands where the box was, as in Claude Code.
+  if (dialogKey === undefined) stdout.write(`\r\x1b[2K${BOX}${boxShown}`);
+};
 /** Puts a line above the box and draws the box again under it. @param {string} text */
 const say = (text) => {
   stdout.write(`\r\x1b[2K${text}\r\n`);
@@ -177,6 +189,10 @@ const turns = createTurns({
     return yes;
   },
   idlePromptMs: readMs('FAKE_AGENT_IDLE_PROMPT_MS', 0),
+  record: recordEvent,
+  openDialog: (onKey) => {
+    dialogKey = onKey;
+  },
 });
 
 /** @param {string} typed */
@@ -273,6 +289,13 @@ stdin.on('data', (/** @type {Buffer} */ chunk) => {
   }
   if (!ready) {
     recordEvent('dropped', { bytes: chunk.length });
+    return;
+  }
+  if (dialogKey !== undefined) {
+    const answer = dialogKey;
+    dialogKey = undefined;
+    recordEvent('dialog_key', { bytes: chunk.length });
+    answer(chunk.toString('utf8'));
     return;
   }
   clearTimeout(escapeTimer);

@@ -3,8 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/api/create-api-client.js';
 import { untagged } from '../helpers/agent-prompts.js';
 import { eventually } from '../helpers/eventually.js';
-import { fakeAgentPath } from '../helpers/spawn-fake-agent.js';
-import { createServeFixture, type ServeFixture } from '../helpers/run-serve.js';
+import { createServeFixture, fakeAgentHarness, type ServeFixture } from '../helpers/run-serve.js';
 import { agentRecords } from './support/agent-records.js';
 import { eventsOf } from './support/serve-log.js';
 
@@ -29,18 +28,7 @@ describe('messages that wait in a session queue (its harness is slow to start)',
 
   it('answers every say in time, never "failed", and types a message only while its sender waits', async () => {
     fixture = await createServeFixture(({ agentHome }) => ({
-      harnesses: {
-        fake: {
-          kind: 'claude',
-          command: 'env',
-          args: [
-            `FAKE_AGENT_HOME=${agentHome}`,
-            'FAKE_AGENT_STARTUP_MS=4000',
-            process.execPath,
-            fakeAgentPath,
-          ],
-        },
-      },
+      harnesses: fakeAgentHarness(agentHome, { FAKE_AGENT_STARTUP_MS: '4000' }),
     }));
     const serve = fixture;
     await serve.start();

@@ -10,6 +10,28 @@ import { fakeAgentPath } from './spawn-fake-agent.js';
 
 export const binPath = path.resolve('bin/the-loop');
 
+/**
+ * The `fake` harness of the fixture's config (a claude-kind harness running the fake agent), with
+ * the fake agent's knobs (`FAKE_AGENT_TURN_MS`, …) set for its sessions.
+ */
+export function fakeAgentHarness(
+  agentHome: string,
+  knobs: Record<string, string> = {},
+): Record<string, unknown> {
+  return {
+    fake: {
+      kind: 'claude',
+      command: 'env',
+      args: [
+        `FAKE_AGENT_HOME=${agentHome}`,
+        ...Object.entries(knobs).map(([name, value]) => `${name}=${value}`),
+        process.execPath,
+        fakeAgentPath,
+      ],
+    },
+  };
+}
+
 export interface CliResult {
   readonly exitCode: number;
   readonly stdout: string;
@@ -50,13 +72,7 @@ export async function createServeFixture(
   const config = {
     state: { root: 'state' },
     tmux: { socket },
-    harnesses: {
-      fake: {
-        kind: 'claude',
-        command: 'env',
-        args: [`FAKE_AGENT_HOME=${agentHome}`, process.execPath, fakeAgentPath],
-      },
-    },
+    harnesses: fakeAgentHarness(agentHome),
     defaults: { harness: 'fake', cwd: 'work' },
     standing: { autoStart: true, allowedRoots: ['work'], sessions: [] },
     delivery: { readyTimeoutMs: 15_000, submitDelayMs: 20, confirmTimeoutMs: 3_000 },

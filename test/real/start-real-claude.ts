@@ -47,6 +47,10 @@ export interface RealClaudeOptions {
   readonly throughServeEnv?: { readonly path: readonly string[] };
   /** Runs before serve starts, once the fixture's folders and tmux socket are known. */
   readonly beforeServe?: (serve: ServeFixture) => Promise<void>;
+  /** More of serve's config (Slack, permissions), laid over the tier's own. */
+  readonly config?: Record<string, unknown>;
+  /** serve's environment (Slack tokens and the fake Slack's URL). */
+  readonly env?: Record<string, string>;
 }
 
 export async function startRealClaude(options: RealClaudeOptions = {}): Promise<RealClaude> {
@@ -71,15 +75,17 @@ export async function startRealClaude(options: RealClaudeOptions = {}): Promise<
       standing: { autoStart: true, allowedRoots: ['work', 'untrusted'], sessions: [] },
       // The product's defaults: the tier measures what a user gets, not a tuned test setup.
       delivery: { ...options.delivery },
+      ...options.config,
     }),
     viaServe
       ? {
           env: {
+            ...options.env,
             ...env,
             PATH: [...viaServe.path, ...(process.env['PATH'] ?? '').split(':')].join(':'),
           },
         }
-      : {},
+      : { ...(options.env ? { env: options.env } : {}) },
   );
   const work = path.join(serve.dir, 'work');
   const untrusted = path.join(serve.dir, 'untrusted');

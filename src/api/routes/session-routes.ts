@@ -7,6 +7,7 @@ import { readInjectedPrompts } from '../../harness/read-injected-prompts.js';
 import { readLastAssistantMessage } from '../../harness/read-last-assistant-message.js';
 import type { Logger } from '../../log/create-logger.js';
 import { notificationNotice } from '../../replies/notification-notice.js';
+import { readOutgoingFiles } from '../../replies/read-outgoing-files.js';
 import type { ReplyRouter } from '../../replies/reply-router.js';
 import type { Route } from '../route.js';
 import { objectBody } from './standing-routes.js';
@@ -19,7 +20,40 @@ export interface SessionDirectory {
 /** When to read a Stop's transcript for injected messages: at once, then a little later. */
 const injectedRereadsMs = [0, 200, 400, 800];
 
-export const hookEvents = ['SessionStart', 'UserPromptSubmit', 'Stop', 'Notification'] as const;
+export const hookEvents = [
+  'SessionStart',
+  'UserPromptSubmit',
+  'Stop',
+  'Notification',
+  'PermissionRequest',
+  'PreToolUse',
+  'PostToolUse',
+] as const;
+
+/** The one hook that blocks (DESIGN §14): it answers with the JSON Claude Code reads on stdout. */
+export type PermissionHook = (
+  session: { ref: string; tmuxName: string },
+  payload: Record<string, unknown>,
+  signal: AbortSignal | undefined,
+) => Promise<Record<string, unknown>>;
+
+/**
+ * Where a turn's progress goes (the Slack status message, DESIGN §15). Each call only records the
+ * new state and returns: what it sends, it sends off the hook's path.
+ */
+export interface ProgressSink {
+  turnStarted(ref: string): void;
+  toolStarted(ref: string, tool: string, input: unknown): void;
+  toolFinished(ref: string, tool: string, input: unknown): void;
+  turnEnded(ref: string): void;
+}
+
+const noProgress: ProgressSink = {
+  turnStarted: () => undefined,
+  toolStarted: () => undefined,
+  toolFinished: () => undefined,
+  turnEnded: () => undefined,
+};
 
 /**
  * Routes a session calls from inside its pane: `the-loop post` and Claude Code's hooks. The token
@@ -35,6 +69,14 @@ export function sessionRoutes(options: {
   readonly permissionRequestOpen?: (ref: string) => boolean;
   /** `tmux.socket`, for the attach remedy in notices. */
   readonly tmuxSocket?: string;
+  /** Without it a PermissionRequest gets no decision, and Claude Code asks in the terminal. */
+  readonly permissionHook?: PermissionHook;
+  /**
+   * Ends a session's open requests when its turn ends: Claude Code keeps the hook waiting even
+   * after someone answered the dialog in the terminal, so a Stop is how that answer shows.
+   */
+  readonly endPermissionRequests?: (ref: string) => void;
+  readonly progress?: ProgressSink;
 }): Route[] {
   const { directory, readiness, confirmations, replies, logger } = options;
   const permissionRequestOpen = options.permissionRequestOpen ?? (() => false);
@@ -58,6 +100,9 @@ export function sessionRoutes(options: {
     }
     if (text?.trim()) await replies.post(ref, text, 'reply');
   };
+  const progress = options.progress ?? noProgress;
+  const toolName = (payload: Record<string, unknown>): string =>
+    typeof payload['tool_name'] === 'string' ? payload['tool_name'] : 'tool';
 
   /** A delivery whose tag the turn's transcript shows injected is confirmed (DESIGN §4 step 8). */
   const confirmInjected = async (
@@ -104,6 +149,7 @@ export function sessionRoutes(options: {
     (
       session: { ref: string; tmuxName: string },
       payload: Record<string, unknown>,
+      signal: AbortSignal | undefined,
     ) => Promise<unknown>
   > = {
     SessionStart: async (session) => {
@@ -112,10 +158,12 @@ export function sessionRoutes(options: {
     },
     UserPromptSubmit: async (session, payload) => {
       const prompt = typeof payload['prompt'] === 'string' ? payload['prompt'] : '';
+      progress.turnStarted(session.ref);
       readiness.signal(session.tmuxName, 'prompt', session.ref);
       return { accepted: true, confirmed: confirmations.report(session.tmuxName, prompt) > 0 };
     },
     Stop: async (session, payload) => {
+      options.endPermissionRequests?.(session.ref);
       readiness.signal(session.tmuxName, 'stop', session.ref);
       // Messages typed into this turn that it took in as a system message (no UserPromptSubmit).
       if (confirmations.pendingTags(session.tmuxName).size > 0) {
@@ -124,6 +172,15 @@ export function sessionRoutes(options: {
       // The hook must return at once: reading the transcript (a path the payload chose) and
       // posting (which may wait on Slack's pace) both happen after the answer.
       void replyToStop(session.ref, payload);
+      progress.turnEnded(session.ref);
+      return { accepted: true };
+    },
+    PreToolUse: async (session, payload) => {
+      progress.toolStarted(session.ref, toolName(payload), payload['tool_input']);
+      return { accepted: true };
+    },
+    PostToolUse: async (session, payload) => {
+      progress.toolFinished(session.ref, toolName(payload), payload['tool_input']);
       return { accepted: true };
     },
     Notification: async (session, payload) => {
@@ -135,6 +192,18 @@ export function sessionRoutes(options: {
       if (notice !== undefined) void replies.post(session.ref, notice, 'notice');
       return { accepted: true, posted: notice !== undefined };
     },
+    PermissionRequest: async (session, payload, signal) => {
+      if (!options.permissionHook) return {};
+      // `waiting` (DESIGN §13) holds deliveries: a paste now would land in the dialog.
+      readiness.signal(session.tmuxName, 'permission', session.ref);
+      try {
+        return await options.permissionHook(session, payload, signal);
+      } finally {
+        if (!permissionRequestOpen(session.ref)) {
+          readiness.signal(session.tmuxName, 'permission-ended', session.ref);
+        }
+      }
+    },
   };
 
   return [
@@ -145,14 +214,16 @@ export function sessionRoutes(options: {
       auth: 'session',
       handler: async ({ body, sessionToken }) => {
         const session = await caller(sessionToken);
-        const text = objectBody(body)['text'];
-        if (typeof text !== 'string' || text.trim() === '') {
+        const fields = objectBody(body);
+        const files = await readOutgoingFiles(fields['files']);
+        const text = fields['text'] ?? '';
+        if (typeof text !== 'string' || (text.trim() === '' && files.length === 0)) {
           throw new LoopError(
             'empty_message',
-            'nothing to post; pass the text as an argument or on stdin',
+            'nothing to post; pass the text as an argument or on stdin, or attach a --file',
           );
         }
-        return { status: 200, body: await replies.post(session.ref, text, 'reply') };
+        return { status: 200, body: await replies.post(session.ref, text, 'reply', files) };
       },
     },
     {
@@ -160,7 +231,7 @@ export function sessionRoutes(options: {
       path: '/api/v1/hooks/{event}',
       operationId: 'receiveHook',
       auth: 'session',
-      handler: async ({ params, body, sessionToken }) => {
+      handler: async ({ params, body, sessionToken, signal }) => {
         const event = params['event'] ?? '';
         if (!isHookEvent(event)) {
           throw new LoopError(
@@ -170,7 +241,9 @@ export function sessionRoutes(options: {
         }
         const session = await caller(sessionToken);
         // The hook prints this body for Claude Code: only Claude Code's own fields go back.
-        const answer = claudeHookAnswer(await hookHandlers[event](session, objectBody(body)));
+        const answer = claudeHookAnswer(
+          await hookHandlers[event](session, objectBody(body), signal),
+        );
         return answer ? { status: 200, body: answer } : { status: 204, body: undefined };
       },
     },

@@ -1,4 +1,8 @@
+import path from 'node:path';
+import { stat } from 'node:fs/promises';
 import { createApiClient } from '../../api/create-api-client.js';
+import { LoopError } from '../../errors.js';
+import { errnoCode } from '../../state/errno-code.js';
 import { unwrap } from '../../api/unwrap.js';
 import type { ReplyFailure, ReplyTarget } from '../../replies/reply-router.js';
 import { chooseTextSource } from '../choose-text-source.js';
@@ -14,7 +18,8 @@ interface PostAnswer {
 }
 
 /**
- * `the-loop post [TEXT | -] [--file F]`, run by an agent inside its session. The socket and the
+ * `the-loop post [TEXT | -] [--file F]…`, run by an agent inside its session. Each `--file`
+ * attaches a file; with files and no TEXT the post is the files alone. The socket and the
  * token come from the session's environment, not from a config file: the agent may be working in
  * any directory, and the token is what lets it speak only as itself.
  */
@@ -26,11 +31,16 @@ export const runPost: CommandHandler = async (context) => {
         'started by the-loop',
     );
   }
-  const source = chooseTextSource({
-    text: context.args['text'],
-    file: context.stringFlag('file'),
-    stdinIsTerminal: isInteractive(context.io.stdin),
-  });
+  // --file attaches (DESIGN §17); serve reads each file, so it gets the path resolved here.
+  const files = context
+    .stringFlags('file')
+    .map((file) => ({ path: path.resolve(context.io.cwd, file) }));
+  for (const file of files) await checkReadable(file.path);
+  const given = context.args['text'];
+  const source =
+    files.length > 0 && given === undefined
+      ? ({ kind: 'literal', text: '' } as const)
+      : chooseTextSource({ text: given, stdinIsTerminal: isInteractive(context.io.stdin) });
   if (source.kind === 'usage-error') return context.usageError(source.message);
   const text = await readInputText(source, context.io);
   const client = createApiClient({ socketPath: session.socketPath });
@@ -38,7 +48,7 @@ export const runPost: CommandHandler = async (context) => {
     await client.request<PostAnswer>(
       'POST',
       '/api/v1/post',
-      { text },
+      files.length > 0 ? { text, files } : { text },
       { 'X-The-Loop-Session-Token': session.token },
     ),
   );
@@ -66,3 +76,11 @@ export const runPost: CommandHandler = async (context) => {
   }
   return failed.length > 0 ? 1 : 0;
 };
+
+/** Says which --file is wrong before anything is sent, naming the path as it was resolved. */
+async function checkReadable(file: string): Promise<void> {
+  const info = await stat(file).catch((error: unknown) => {
+    throw new LoopError('not_found', `--file ${file}: ${errnoCode(error) ?? 'cannot read it'}`);
+  });
+  if (!info.isFile()) throw new LoopError('bad_request', `--file ${file} is not a regular file`);
+}

@@ -35,6 +35,7 @@ export function threadHelp(): string {
     [
       'Commands for this thread (a message that starts with `!` is not sent to the session):',
       ...commands.map((c) => `• \`!${c.command}\` — ${c.summary}`),
+      '• `!allow [id]`, `!allow-always [id]`, `!deny [id] <reason>` — answer the agent’s open permission request (approvers only)',
       'Anything else you write here is typed into the session.',
     ].join('\n'),
   );

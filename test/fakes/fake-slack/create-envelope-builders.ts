@@ -19,6 +19,18 @@ export interface SlashCommandArgs {
   readonly channel_name?: string;
 }
 
+export interface BlockActionArgs {
+  /** Who clicked. */
+  readonly user: string;
+  readonly channel: string;
+  /** The message holding the button, and the thread it sits in. */
+  readonly messageTs: string;
+  readonly threadTs?: string;
+  readonly actionId: string;
+  readonly value: string;
+  readonly blockId?: string;
+}
+
 /**
  * What Slack delivers for an event or a slash command: as a Socket Mode envelope, or as the HTTP
  * body it POSTs in HTTP mode (JSON for events, form-encoded for commands; sign it with
@@ -31,6 +43,56 @@ export function createEnvelopeBuilders(
 ) {
   let eventCount = 0;
   let commandCount = 0;
+  let actionCount = 0;
+
+  /** A `block_actions` interaction as Slack documents it: a button click on a bot message. */
+  function blockActions(args: BlockActionArgs) {
+    actionCount += 1;
+    const actionTs = `${Math.floor(now() / 1000)}.${String(actionCount).padStart(6, '0')}`;
+    return {
+      type: 'block_actions',
+      user: {
+        id: args.user,
+        username: identity.users[args.user]?.name ?? args.user.toLowerCase(),
+        name: identity.users[args.user]?.name ?? args.user.toLowerCase(),
+        team_id: identity.teamId,
+      },
+      api_app_id: identity.apiAppId,
+      token: identity.verificationToken,
+      container: {
+        type: 'message',
+        message_ts: args.messageTs,
+        channel_id: args.channel,
+        is_ephemeral: false,
+        ...(args.threadTs ? { thread_ts: args.threadTs } : {}),
+      },
+      trigger_id: `${actionCount}.${identity.teamId}.fake-action-trigger`,
+      team: { id: identity.teamId, domain: identity.teamDomain },
+      enterprise: null,
+      is_enterprise_install: false,
+      channel: { id: args.channel, name: `channel-${args.channel.toLowerCase()}` },
+      message: {
+        type: 'message',
+        user: identity.botUserId,
+        bot_id: identity.botId,
+        ts: args.messageTs,
+        ...(args.threadTs ? { thread_ts: args.threadTs } : {}),
+        text: '',
+      },
+      state: { values: {} },
+      response_url: `${baseUrl}/response/action-${actionCount}`,
+      actions: [
+        {
+          action_id: args.actionId,
+          block_id: args.blockId ?? 'actions',
+          text: { type: 'plain_text', text: args.actionId, emoji: true },
+          value: args.value,
+          type: 'button',
+          action_ts: actionTs,
+        },
+      ],
+    };
+  }
 
   function eventCallback(event: SlackEvent, options: EventsApiOptions = {}) {
     eventCount += 1;
@@ -92,6 +154,18 @@ export function createEnvelopeBuilders(
         accepts_response_payload: true,
         payload: slashCommand(args),
       };
+    },
+    blockActionsEnvelope(args: BlockActionArgs): SocketEnvelope {
+      return {
+        envelope_id: randomUUID(),
+        type: 'interactive',
+        accepts_response_payload: false,
+        payload: blockActions(args),
+      };
+    },
+    /** HTTP mode posts interactions form-encoded, the JSON in one `payload` field. */
+    blockActionsHttpBody(args: BlockActionArgs): string {
+      return new URLSearchParams({ payload: JSON.stringify(blockActions(args)) }).toString();
     },
     eventsApiHttpBody(event: SlackEvent, options: EventsApiOptions = {}): string {
       return JSON.stringify(eventCallback(event, options));

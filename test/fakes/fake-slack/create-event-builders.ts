@@ -22,11 +22,13 @@ export interface MessageEventArgs {
   readonly subtype?: string;
   readonly previousText?: string;
   readonly channelType?: 'channel' | 'group' | 'im' | 'mpim';
+  /** Shared files (from `addFile`); give `subtype: 'file_share'` as Slack does. */
+  readonly files?: readonly Record<string, unknown>[];
 }
 
 export type AppMentionEventArgs = Omit<
   MessageEventArgs,
-  'botId' | 'subtype' | 'previousText' | 'channelType'
+  'botId' | 'subtype' | 'previousText' | 'channelType' | 'files'
 >;
 
 /**
@@ -62,6 +64,7 @@ export function createEventBuilders(identity: FakeSlackIdentity, nextTs: () => s
       ...original,
       ...(args.botId === undefined ? { client_msg_id: randomUUID() } : { bot_id: args.botId }),
       ...(args.subtype === undefined ? {} : { subtype: args.subtype }),
+      ...(args.files === undefined ? {} : { files: args.files, upload: false }),
       team: identity.teamId,
       ...where,
       event_ts: ts,

@@ -4,6 +4,7 @@ import type { FailurePlan, FakeFailure } from './create-failure-plan.js';
 import type { Recorder } from './create-recorder.js';
 import type { ApiMethod, ApiReply } from './create-web-api-methods.js';
 import type { FakeSlackIdentity } from './fake-slack-identity.js';
+import type { FileStore } from './create-file-store.js';
 import { parseApiBody, type ApiArgs } from './parse-api-body.js';
 
 /** One Web API request as the fake saw it; injected failures are recorded too. */
@@ -32,6 +33,8 @@ export interface HttpHandlerDeps {
   readonly responses: Recorder<ResponseUrlPost>;
   readonly now: () => number;
   readonly isDown: () => boolean;
+  /** Shared files' downloads and uploads' bytes, outside `/api/`. */
+  readonly files?: FileStore;
 }
 
 /** Routes `/api/<method>` (the Web API) and `/response/<id>` (slash command response URLs). */
@@ -42,7 +45,10 @@ export function createHttpHandler(deps: HttpHandlerDeps): RequestListener {
       return;
     }
     readBody(req)
-      .then((raw) => route(deps, req, res, raw))
+      .then((raw) => {
+        if (deps.files?.serve(req, res, raw, deps.now())) return;
+        route(deps, req, res, raw.toString('utf8'));
+      })
       .catch((error: unknown) => sendJson(res, 500, { ok: false, error: String(error) }));
   };
 }
@@ -120,8 +126,8 @@ function parseMaybeJson(raw: string): unknown {
   }
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
+async function readBody(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }

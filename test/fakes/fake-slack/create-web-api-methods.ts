@@ -1,4 +1,5 @@
 import type { FakeSlackIdentity } from './fake-slack-identity.js';
+import type { FileStore } from './create-file-store.js';
 import type { ApiArgs } from './parse-api-body.js';
 
 export type ApiReply = { readonly ok: boolean; readonly [key: string]: unknown };
@@ -16,6 +17,7 @@ export function createWebApiMethods(
   identity: FakeSlackIdentity,
   nextTs: () => string,
   openSocketUrl: () => string,
+  files?: FileStore,
 ): Readonly<Record<string, ApiMethod>> {
   const messages = new Map<string, Record<string, unknown>>();
   const reactions = new Set<string>();
@@ -79,6 +81,37 @@ export function createWebApiMethods(
       };
       messages.set(key, message);
       return { ok: true, channel: args.channel, ts: args.ts, text: message.text, message };
+    },
+    'chat.delete': (args) => {
+      const key = `${String(args.channel)}/${String(args.ts)}`;
+      if (!messages.delete(key)) return fail('message_not_found');
+      return { ok: true, channel: args.channel, ts: args.ts };
+    },
+    'files.getUploadURLExternal': (args) => {
+      const filename = text(args.filename);
+      const length = Number(args.length);
+      if (filename === undefined) return fail('invalid_arguments');
+      if (!Number.isInteger(length) || length < 1) return fail('invalid_arguments');
+      if (files === undefined) return fail('unknown_method');
+      return { ok: true, ...files.startUpload(filename, length) };
+    },
+    'files.completeUploadExternal': (args) => {
+      if (files === undefined) return fail('unknown_method');
+      const list = Array.isArray(args.files)
+        ? (args.files as { id: string; title?: string }[])
+        : [];
+      if (list.length === 0) return fail('invalid_arguments');
+      if (text(args.thread_ts) !== undefined && text(args.channel_id) === undefined) {
+        return fail('invalid_arguments');
+      }
+      const channelId = text(args.channel_id);
+      const threadTs = text(args.thread_ts);
+      const initialComment = text(args.initial_comment);
+      return files.complete(list, {
+        ...(channelId === undefined ? {} : { channelId }),
+        ...(threadTs === undefined ? {} : { threadTs }),
+        ...(initialComment === undefined ? {} : { initialComment }),
+      });
     },
     'reactions.add': (args) => {
       const key = reactionKey(args);

@@ -4,7 +4,14 @@ export type ApiArgs = Record<string, unknown>;
  * Fields a form-encoded call carries as JSON strings (the Web API client flattens objects that
  * way). Only these are parsed back: a message `text` that happens to look like JSON stays text.
  */
-const jsonFields = new Set(['blocks', 'attachments', 'metadata', 'view', 'user_auth_blocks']);
+const jsonFields = new Set([
+  'blocks',
+  'attachments',
+  'metadata',
+  'view',
+  'user_auth_blocks',
+  'files',
+]);
 
 /**
  * A Web API request body as the method's arguments, with the token Slack also accepts in the body

@@ -8,6 +8,12 @@ import { createRecorder } from './create-recorder.js';
 import { createTsClock } from './create-ts-clock.js';
 import { createWebApiMethods } from './create-web-api-methods.js';
 import {
+  createFileStore,
+  type FakeFileArgs,
+  type FileDownload,
+  type UploadedFile,
+} from './create-file-store.js';
+import {
   fakeSlackIdentity,
   type FakeSlackIdentity,
   type FakeSlackOptions,
@@ -15,6 +21,7 @@ import {
 
 export type FakeSlack = Awaited<ReturnType<typeof startFakeSlack>>;
 export type { FakeFailure, FakeSlackOptions, FakeSocket, ResponseUrlPost, WebApiCall };
+export type { FakeFileArgs, FileDownload, UploadedFile };
 
 const defaultWaitMs = 5_000;
 
@@ -36,10 +43,12 @@ export async function startFakeSlack(options: FakeSlackOptions = {}) {
 
   const server = createServer();
   const socket = attachSocketServer(server, { identity, now, isDown });
-  const methods = createWebApiMethods(identity, nextTs, socket.issueUrl);
+  let baseUrl = '';
+  const files = createFileStore(identity, () => baseUrl);
+  const methods = createWebApiMethods(identity, nextTs, socket.issueUrl, files);
   server.on(
     'request',
-    createHttpHandler({ identity, methods, failures, calls, responses, now, isDown }),
+    createHttpHandler({ identity, methods, failures, calls, responses, now, isDown, files }),
   );
   // While "down", new connections are cut before a byte is read, as when Slack is unreachable.
   server.on('connection', (connection) => {
@@ -52,7 +61,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}) {
   const publicSocket: FakeSocket = socket;
   const address = server.address();
   const port = typeof address === 'object' && address !== null ? address.port : 0;
-  const baseUrl = `http://127.0.0.1:${port}`;
+  baseUrl = `http://127.0.0.1:${port}`;
 
   return {
     apiUrl: `${baseUrl}/api/`,
@@ -79,6 +88,13 @@ export async function startFakeSlack(options: FakeSlackOptions = {}) {
     failNext(method: string, failure: FakeFailure, times = 1): void {
       failures.failNext(method, failure, times);
     },
+    /** A rate-limit storm: every call to `method` answers 429 until `stopStorm(method)`. */
+    storm(method: string, retryAfterSeconds = 1): void {
+      failures.storm(method, retryAfterSeconds);
+    },
+    stopStorm(method: string): void {
+      failures.stopStorm(method);
+    },
     /** While down, every HTTP request and connection is cut off (Socket Mode included). */
     setDown(value: boolean): void {
       down = value;
@@ -91,6 +107,12 @@ export async function startFakeSlack(options: FakeSlackOptions = {}) {
       down = false;
     },
     nextTs,
+    /** A shared file for a message's `files`: its bytes go only to the bot token. */
+    addFile: (args: FakeFileArgs) => files.addFile(args),
+    /** Every request for a shared file's bytes. */
+    fileDownloads: files.downloads as readonly FileDownload[],
+    /** Files uploaded and completed into a channel or thread. */
+    uploadedFiles: files.uploaded as readonly UploadedFile[],
     ...createEventBuilders(identity, nextTs),
     ...createEnvelopeBuilders(identity, baseUrl, now),
     async stop(): Promise<void> {

@@ -48,6 +48,22 @@ describe('createGithubPoster with the fake GitHub and a real Octokit', () => {
     expect(carriesMarker(String(posted()[0]?.body))).toBe(true);
   });
 
+  it('puts a text file into the comment as a fenced block; a binary file is refused, nothing posted', async () => {
+    const file = { name: 'out.log', content: Buffer.from('ok\n```\nstill inside\n') };
+    await poster().post('github:octo/repo#12', 'the log:', 'reply', [file]);
+    expect(posted()[0]?.body).toBe(
+      `the log:\n\n**out.log**\n\n\`\`\`\`\nok\n\`\`\`\nstill inside\n\`\`\`\`\n\n${hiddenMarker('laptop-b')}`,
+    );
+    const binary = { name: 'shot.png', content: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1]) };
+    await expect(
+      poster().post('github:octo/repo#12', 'see', 'reply', [binary]),
+    ).rejects.toMatchObject({
+      code: 'bad_request',
+      message: expect.stringMatching(/not UTF-8 text/),
+    });
+    expect(posted()).toHaveLength(1);
+  });
+
   it('posts on a pull request through its issue number, and notices too', async () => {
     await poster().post('github:octo/repo#40', 'waiting for your answer', 'notice');
     expect(posted().map((call) => call.path)).toEqual(['/repos/octo/repo/issues/40/comments']);

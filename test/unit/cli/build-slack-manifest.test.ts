@@ -29,6 +29,8 @@ describe('buildSlackManifest', () => {
       'users:read',
       'channels:read',
       'groups:read',
+      'files:read',
+      'files:write',
     ]);
     expect(manifest.settings.event_subscriptions.bot_events).toEqual([
       'message.channels',

@@ -32,6 +32,7 @@ describe('the command table', () => {
         'workitem stop',
         'doctor',
         'init',
+        'permissions',
       ].sort(),
     );
     expect(Object.keys(commandHandlers).sort()).toEqual(commandSpecs.map((spec) => spec.id).sort());

@@ -269,6 +269,29 @@ describe('main against a control server', () => {
     expect(result.stdout).toBe('posted to slack C1/1.2\n');
   });
 
+  it('post --file sends each file as an absolute path, with the text or without', async () => {
+    const env = {
+      THE_LOOP_SESSION_TOKEN: 'sekrit',
+      THE_LOOP_SOCKET: statePaths(dir).controlSocket,
+    };
+    await writeFile(path.join(dir, 'a.log'), 'log');
+    await writeFile(path.join(dir, 'b.txt'), 'txt');
+    const result = await cli(['post', 'see', '--file', 'a.log', '--file', 'b.txt'], {
+      env,
+      cwd: dir,
+    });
+    expect(result.code, result.stderr).toBe(0);
+    const alone = await cli(['post', '--file', 'a.log'], { env, cwd: dir });
+    expect(alone.code, alone.stderr).toBe(0);
+    expect(seen.map((request) => request.body)).toEqual([
+      {
+        text: 'see',
+        files: [{ path: path.join(dir, 'a.log') }, { path: path.join(dir, 'b.txt') }],
+      },
+      { text: '', files: [{ path: path.join(dir, 'a.log') }] },
+    ]);
+  });
+
   it("hook forwards the JSON with the token and prints serve's answer for Claude Code", async () => {
     const env = {
       THE_LOOP_SESSION_TOKEN: 'sekrit',

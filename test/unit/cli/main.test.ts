@@ -181,9 +181,9 @@ describe('main: post', () => {
     expect(result.stderr).toContain('run this from inside a session started by the-loop');
   });
 
-  it('exits 2 for TEXT and --file together', async () => {
+  it('exits 2 for a --file without a path', async () => {
     const env = { THE_LOOP_SESSION_TOKEN: 't', THE_LOOP_SOCKET: path.join(dir, 'x.sock') };
-    const result = await cli(['post', 'hello', '--file', 'a.md'], { env });
+    const result = await cli(['post', 'hello', '--file'], { env });
     expect(result.code).toBe(2);
   });
 

@@ -4,7 +4,7 @@ import { parseCliArgs, type ParsedCli } from '../../../src/cli/parse-cli-args.js
 const run = (
   command: string,
   args: Record<string, string> = {},
-  flags: Record<string, string | true> = {},
+  flags: Record<string, string | true | readonly string[]> = {},
 ): ParsedCli => ({ kind: 'run', command, args, flags }) as ParsedCli;
 
 describe('parseCliArgs', () => {
@@ -77,7 +77,12 @@ describe('parseCliArgs', () => {
       ['standing', 'say', 'sup', '--', '--not-a-flag'],
       run('standing say', { name: 'sup', text: '--not-a-flag' }),
     ],
-    ['post --file', ['post', '--file', 'out.md'], run('post', {}, { file: 'out.md' })],
+    ['post --file', ['post', '--file', 'out.md'], run('post', {}, { file: ['out.md'] })],
+    [
+      'post --file, repeated',
+      ['post', 'see these', '--file', 'a.log', '--file=b.png'],
+      run('post', { text: 'see these' }, { file: ['a.log', 'b.png'] }),
+    ],
     ['hook EVENT', ['hook', 'Stop'], run('hook', { event: 'Stop' })],
     [
       'a name that is the word help',

@@ -363,20 +363,47 @@ describe('resolveConfig defaults', () => {
         confirmTimeoutMs: 5000,
         draftWaitMs: 30000,
       },
-      slack: { enabled: true, mode: 'socket', channel: '', command: '/loop', authorizedUsers: [] },
+      slack: {
+        enabled: true,
+        mode: 'socket',
+        channel: '',
+        command: '/loop',
+        authorizedUsers: [],
+        approvers: [],
+        progress: 'summary',
+        files: { maxBytes: 20971520 },
+      },
       github: {
         repos: [],
         authorizedUsers: [],
+        approvers: [],
+        permissions: 'brief',
         keyword: 'the-loop',
         webhook: { path: '/github/webhook', allowUnsigned: false },
         poll: { enabled: false, intervalSeconds: 30 },
       },
+      permissions: { timeoutSeconds: 600 },
       http: { host: '127.0.0.1', port: 3000 },
       api: { listen: '' },
     };
     expect(resolveConfig(null, configPath)).toEqual(expected);
     expect(resolveConfig(undefined, configPath)).toEqual(expected);
     expect(resolveConfig({}, configPath)).toEqual(expected);
+  });
+
+  it('lets approvers default to the authorized users of their surface, and an empty list stay empty', () => {
+    const inherited = resolveConfig(
+      { slack: { authorizedUsers: ['U0DANA'] }, github: { authorizedUsers: ['octocat'] } },
+      configPath,
+    );
+    expect(inherited.slack.approvers).toEqual(['U0DANA']);
+    expect(inherited.github.approvers).toEqual(['octocat']);
+    const nobody = resolveConfig(
+      { slack: { authorizedUsers: ['U0DANA'], approvers: [] }, github: { approvers: [] } },
+      configPath,
+    );
+    expect(nobody.slack.approvers).toEqual([]);
+    expect(nobody.github.approvers).toEqual([]);
   });
 
   it('waits longer before Enter than Claude Code (100 ms) and Codex CLI (120 ms) hold a paste open', () => {

@@ -22,6 +22,8 @@ const noStaticDefault = new Set([
   'standing.sessions[].prompt',
   'standing.sessions[].promptFile',
   'standing.sessions[].slack.channel',
+  'slack.approvers',
+  'github.approvers',
   'github.repos[].repo',
   'github.repos[].path',
 ]);

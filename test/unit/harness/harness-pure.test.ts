@@ -1,10 +1,11 @@
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bootPrompt, standingBootDirective } from '../../../src/harness/boot-directive.js';
 import { createClaudeAdapter } from '../../../src/harness/claude-adapter.js';
 import {
+  claudeHookTable,
   claudeHooksVersion,
   claudeSettings,
   shellQuote,
@@ -54,6 +55,9 @@ describe('claude adapter', () => {
     };
     expect(Object.keys(settings.hooks).sort()).toEqual([
       'Notification',
+      'PermissionRequest',
+      'PostToolUse',
+      'PreToolUse',
       'SessionStart',
       'Stop',
       'UserPromptSubmit',
@@ -66,6 +70,26 @@ describe('claude adapter', () => {
     });
     expect(settings.permissions.allow).toEqual(['Bash(the-loop post:*)']);
     expect(plan.hooksVersion).toBe(claudeHooksVersion());
+    // The one blocking hook waits past serve's own timeout (600 s by default); the others stay short.
+    expect(settings.hooks['PermissionRequest']?.[0]?.hooks[0]?.command).toContain(
+      ' PermissionRequest 615 ',
+    );
+    expect(settings.hooks['PermissionRequest']?.[0]?.hooks[0]?.timeout).toBe(619);
+  });
+
+  it("gives Claude Code the session's files folder with --add-dir, created private", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'loop-harness-'));
+    const filesRoot = path.join(dir, 'files');
+    const plan = await createClaudeAdapter({ newId: () => 'uuid-2', filesRoot }).plan({
+      tmuxName: 'loop-standing-b',
+      harness: claude,
+      args: [],
+      loopCommand: ['/usr/bin/node', '/opt/bin/the-loop'],
+      harnessDir: dir,
+    });
+    const folder = path.join(filesRoot, 'loop-standing-b');
+    expect(plan.argv.slice(-2)).toEqual(['--add-dir', folder]);
+    expect((await stat(folder)).mode & 0o777).toBe(0o700);
   });
 
   it('resumes a known conversation with --resume', async () => {
@@ -134,6 +158,15 @@ describe('boot directive', () => {
 });
 
 describe('claude settings and transcripts', () => {
+  it('gives the PermissionRequest hook permissions.timeoutSeconds and a margin', () => {
+    const settings = claudeSettings(['the-loop'], claudeHookTable(30)) as {
+      hooks: Record<string, Array<{ hooks: Array<{ command: string; timeout: number }> }>>;
+    };
+    expect(settings.hooks['PermissionRequest']?.[0]?.hooks[0]?.command).toContain(
+      ' PermissionRequest 45 ',
+    );
+    expect(settings.hooks['PermissionRequest']?.[0]?.hooks[0]?.timeout).toBe(49);
+  });
   it('quotes every argument for the shell', () => {
     expect(shellQuote("a'b")).toBe(`'a'\\''b'`);
     expect(JSON.stringify(claudeSettings(['x y']))).toContain("SessionStart 0.7 'x y'");

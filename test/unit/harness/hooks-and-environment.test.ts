@@ -177,15 +177,15 @@ describe('claude settings', () => {
   it('takes new hooks as rows: matcher and wait go into the command and its timeout', () => {
     const settings = claudeSettings(
       ['/n', '/b/the-loop'],
-      [...claudeHooks, { event: 'PermissionRequest', waitSeconds: 600, matcher: 'Bash' }],
+      [...claudeHooks, { event: 'SubagentStop', waitSeconds: 600, matcher: 'Bash' }],
     ) as { hooks: Record<string, unknown> };
-    expect(settings.hooks['PermissionRequest']).toEqual([
+    expect(settings.hooks['SubagentStop']).toEqual([
       {
         matcher: 'Bash',
         hooks: [
           {
             type: 'command',
-            command: `'/b/the-loop-hook' PermissionRequest 600 '/n' '/b/the-loop'`,
+            command: `'/b/the-loop-hook' SubagentStop 600 '/n' '/b/the-loop'`,
             timeout: 604,
           },
         ],
@@ -205,7 +205,7 @@ describe('claude settings', () => {
   it('names the hook table in its version, so a new row flags old sessions', () => {
     expect(claudeHooksVersion()).toMatch(/^[0-9a-f]{12}$/);
     expect(
-      claudeHooksVersion([...claudeHooks, { event: 'PreToolUse', waitSeconds: 0.7 }]),
+      claudeHooksVersion([...claudeHooks, { event: 'SubagentStop', waitSeconds: 0.7 }]),
     ).not.toBe(claudeHooksVersion());
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decideStart } from '../../../src/standing/decide-start.js';
+import { decideStart } from '../../../src/sessions/decide-start.js';
 import type { SessionInfo } from '../../../src/tmux/tmux-driver.js';
 
 const info = (state: SessionInfo['state'], owner = ''): SessionInfo => ({

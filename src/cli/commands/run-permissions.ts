@@ -1,0 +1,52 @@
+import type { PermissionView } from '../../permissions/permission-types.js';
+import type { CommandHandler } from '../command-context.js';
+import { formatColumns } from '../format-columns.js';
+
+const verbs = new Set(['allow', 'allow-always', 'deny']);
+
+/**
+ * `the-loop permissions [--json]` lists the open requests (a bare array in JSON, DESIGN §17);
+ * `the-loop permissions allow|allow-always|deny ID [--reason R]` decides one, as `$USER` from the CLI.
+ */
+export const runPermissions: CommandHandler = async (context) => {
+  const verb = context.args['verb'];
+  const reason = context.stringFlag('reason');
+  if (verb === undefined) {
+    if (reason !== undefined) return context.usageError('--reason goes with `deny ID`');
+    const open = await context.api<PermissionView[]>('GET', '/api/v1/permissions');
+    if (context.json) context.printJson(open);
+    else if (open.length === 0) context.print('no open permission requests');
+    else {
+      context.print(
+        formatColumns([
+          ['ID', 'SESSION', 'TOOL', 'EXPIRES', 'ALWAYS', 'SUMMARY'],
+          ...open.map((request) => [
+            request.id,
+            request.ref,
+            request.tool,
+            request.expiresAt,
+            request.canAlways ? 'yes' : 'no',
+            (request.summary.split('\n')[0] ?? '').slice(0, 80),
+          ]),
+        ]),
+      );
+    }
+    return 0;
+  }
+  if (!verbs.has(verb)) {
+    return context.usageError(`unknown verb \`${verb}\`: use allow, allow-always or deny`);
+  }
+  const id = context.args['id'];
+  if (id === undefined) return context.usageError(`\`permissions ${verb}\` needs the request ID`);
+  if (reason !== undefined && verb !== 'deny') {
+    return context.usageError('--reason goes with `deny ID`');
+  }
+  const result = await context.api<{ id: string; outcome: string }>(
+    'POST',
+    `/api/v1/permissions/${encodeURIComponent(id)}/${verb}`,
+    { actor: context.io.env['USER'] || 'operator', ...(reason === undefined ? {} : { reason }) },
+  );
+  if (context.json) context.printJson(result);
+  else context.print(`${result.id}: ${result.outcome}`);
+  return 0;
+};

@@ -1,0 +1,107 @@
+import type { Config } from '../config/types.js';
+import { asLoopError } from '../errors.js';
+import type { Logger } from '../log/create-logger.js';
+import type { PermissionRegistry } from '../permissions/create-permission-registry.js';
+import { decideReply } from '../permissions/decide-reply.js';
+import { parseWorkItemRef, workItemRef, type WorkItemRef } from '../refs.js';
+import type { PermissionKeyword } from './comment/parse-permission-keyword.js';
+import type { GithubActions } from './create-github-actions.js';
+import type { GithubComment } from './github-comment.js';
+import { permissionComment } from './permission-comment.js';
+
+export type PermissionCommentOutcome =
+  'permission-decided' | 'permission-unknown' | 'permission-late';
+
+export interface PermissionGithub {
+  /** Decides from an approver's comment that passed the scope decision. */
+  decide(comment: GithubComment, keyword: PermissionKeyword): Promise<PermissionCommentOutcome>;
+}
+
+/**
+ * Permission requests on work items (DESIGN §14): a marked comment names each request and how to
+ * answer it, and is edited once it ended. Keyword comments decide it; an id this instance did not
+ * issue (another instance's, or none) leaves no mark at all.
+ */
+export function createPermissionGithub(options: {
+  readonly config: Config;
+  readonly actions: GithubActions;
+  readonly registry: PermissionRegistry;
+  readonly logger: Logger;
+}): PermissionGithub {
+  const { config, actions, registry, logger } = options;
+  const mode = config.github.permissions;
+  const posted = new Map<string, Promise<{ item: WorkItemRef; id: number } | undefined>>();
+  const configured = (ref: string): WorkItemRef | undefined => {
+    const item = parseWorkItemRef(ref);
+    const full = item ? `${item.owner}/${item.repo}`.toLowerCase() : '';
+    return item && config.github.repos.some((entry) => entry.repo.toLowerCase() === full)
+      ? item
+      : undefined;
+  };
+  const warn = (error: unknown): void => {
+    const failure = asLoopError(error);
+    logger.warn({ event: 'github.permission_comment_failed', code: failure.code }, failure.message);
+  };
+  const text = (request: Parameters<typeof permissionComment>[0]['request']): string =>
+    mode === 'off'
+      ? ''
+      : permissionComment({
+          request,
+          mode,
+          keyword: config.github.keyword,
+          instance: config.instance.name,
+        });
+
+  registry.onChange(async (change) => {
+    if (mode === 'off') return;
+    const { request } = change;
+    if (change.kind === 'requested') {
+      const item = configured(request.ref);
+      if (!item) return;
+      const post = actions
+        .comment(item, text(request))
+        .then((made) => ({ item, id: made.id }))
+        .catch((error: unknown) => {
+          warn(error);
+          return undefined;
+        });
+      posted.set(request.id, post);
+      await post;
+      return;
+    }
+    const where = await posted.get(request.id);
+    posted.delete(request.id);
+    if (!where) return;
+    const body = permissionComment({
+      request,
+      mode,
+      keyword: config.github.keyword,
+      instance: config.instance.name,
+      outcome: change.outcome,
+    });
+    await actions.editComment(where.item, where.id, body).catch(warn);
+  });
+
+  return {
+    async decide(comment, keyword) {
+      const known = registry.find(keyword.id);
+      // Another instance's request, or one long gone: not ours to answer, and not ours to mark.
+      if (!known || known.request.ref.toLowerCase() !== workItemRef(comment.item).toLowerCase()) {
+        return 'permission-unknown';
+      }
+      const result = registry.decide(
+        keyword.id,
+        keyword.verdict,
+        { surface: 'github', name: `@${comment.author.login}` },
+        keyword.reason,
+      );
+      if (result.kind === 'decided') {
+        await actions.react(comment, 'rocket').catch(warn);
+        return 'permission-decided';
+      }
+      await actions.react(comment, 'confused').catch(warn);
+      await actions.comment(comment.item, decideReply(result, keyword.id).text).catch(warn);
+      return 'permission-late';
+    },
+  };
+}

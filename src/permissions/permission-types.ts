@@ -1,0 +1,53 @@
+/** The shapes of DESIGN §14: one open question an agent asked, and how it ended. */
+
+export type PermissionSurface = 'slack' | 'github' | 'cli';
+
+export type PermissionVerdict = 'allow' | 'allow-always' | 'deny';
+
+/** DESIGN §17: why a request ended without anyone here deciding it. */
+export type ExpiryReason = 'timeout' | 'restart' | 'terminal' | 'stopped';
+
+export interface PermissionDecider {
+  readonly surface: PermissionSurface;
+  /** How people know the decider: `@dana`, a GitHub login, the CLI's user. */
+  readonly name: string;
+}
+
+/** What `GET /api/v1/permissions` lists (DESIGN §17). Never the raw tool input. */
+export interface PermissionView {
+  readonly id: string;
+  readonly ref: string;
+  readonly tool: string;
+  /** Sanitised, at most 1,500 characters. */
+  readonly summary: string;
+  readonly requestedAt: string;
+  readonly expiresAt: string;
+  /** Whether "allow always" can be offered: Claude Code sent permission suggestions. */
+  readonly canAlways: boolean;
+}
+
+export interface PermissionRequest extends PermissionView {
+  /** Claude Code's `permission_suggestions`, kept as sent: "allow always" hands them back. */
+  readonly suggestions: readonly unknown[];
+  /** What "allow always" changes, in words, one line per suggestion. */
+  readonly alwaysChanges: readonly string[];
+}
+
+export type PermissionOutcome =
+  | {
+      readonly kind: 'decided';
+      readonly verdict: PermissionVerdict;
+      readonly decider: PermissionDecider;
+      /** A deny's reason, as the decider wrote it; Claude reads it. */
+      readonly reason?: string;
+      readonly at: string;
+    }
+  | { readonly kind: 'expired'; readonly reason: ExpiryReason; readonly at: string };
+
+export type PermissionChange =
+  | { readonly kind: 'requested'; readonly request: PermissionRequest }
+  | {
+      readonly kind: 'settled';
+      readonly request: PermissionRequest;
+      readonly outcome: PermissionOutcome;
+    };

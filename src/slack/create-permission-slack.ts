@@ -1,0 +1,254 @@
+import type { App } from '@slack/bolt';
+import type { WebClient } from '@slack/web-api';
+import { asLoopError } from '../errors.js';
+import type { Logger } from '../log/create-logger.js';
+import type { PermissionRegistry } from '../permissions/create-permission-registry.js';
+import { decideReply } from '../permissions/decide-reply.js';
+import { mayDecide } from '../permissions/may-decide.js';
+import { parsePermissionId } from '../permissions/permission-id.js';
+import type { PermissionRequest, PermissionVerdict } from '../permissions/permission-types.js';
+import type { EventSink } from '../delivery/create-delivery-core.js';
+import { createRecordStore } from '../state/record-store.js';
+import { callSlack } from './call-slack.js';
+import { parsePermissionCommand } from './commands/parse-permission-command.js';
+import type { SlackNames } from './create-slack-names.js';
+import {
+  permissionActions,
+  permissionRequestMessage,
+  permissionSettledMessage,
+} from './permission-blocks.js';
+import type { SlackInboxMessage } from './slack-inbox-message.js';
+import { decodeSlackText } from './text/decode-slack-text.js';
+import { escapeMrkdwn } from './text/escape-mrkdwn.js';
+import type { ThreadBindings } from './thread-bindings.js';
+
+export interface PermissionSlack {
+  /** Handles `!allow` / `!deny` in a bound thread; false when the message is no such command. */
+  threadCommand(message: SlackInboxMessage, ref: string): Promise<boolean>;
+  /**
+   * Messages of requests a crashed serve left open: their hooks are gone with it, so each is
+   * updated to say the-loop restarted (a clean stop does this itself, through the registry).
+   */
+  recover(): Promise<number>;
+}
+
+/** Where a request's message is, kept on disk until the request ends. */
+interface PostedRecord {
+  readonly channel: string;
+  readonly ts: string;
+  readonly request: PermissionRequest;
+}
+
+function isPostedRecord(value: unknown): value is PostedRecord {
+  if (typeof value !== 'object' || value === null) return false;
+  const entry = value as Record<string, unknown>;
+  const request = entry['request'] as Record<string, unknown> | null | undefined;
+  return (
+    typeof entry['channel'] === 'string' &&
+    typeof entry['ts'] === 'string' &&
+    typeof request?.['id'] === 'string' &&
+    typeof request['tool'] === 'string' &&
+    typeof request['summary'] === 'string'
+  );
+}
+
+const verdictOf: Readonly<Record<string, PermissionVerdict>> = {
+  [permissionActions.allow]: 'allow',
+  [permissionActions['allow-always']]: 'allow-always',
+  [permissionActions.deny]: 'deny',
+};
+
+/**
+ * Permission requests in Slack (DESIGN §14): a Block Kit message in the session's thread with
+ * three buttons, handled through Bolt actions (Socket Mode and HTTP mode alike); only approvers
+ * decide, others get an ephemeral refusal and the request stays open. When it ends, the message is
+ * replaced by blocks without buttons that say who decided what, or why it expired.
+ */
+export function createPermissionSlack(options: {
+  readonly app: App;
+  readonly client: WebClient;
+  readonly bindings: ThreadBindings;
+  readonly registry: PermissionRegistry;
+  readonly names: SlackNames;
+  readonly approvers: readonly string[];
+  /** The folder for PostedRecords (`<state.root>/permissions/slack`). */
+  readonly dir: string;
+  readonly events: EventSink;
+  readonly logger: Logger;
+  readonly now?: () => number;
+}): PermissionSlack {
+  const { client, bindings, registry, names, logger } = options;
+  const now = options.now ?? Date.now;
+  const store = createRecordStore({ dir: options.dir, validate: isPostedRecord, logger });
+  const quiet = { logger, maxAttempts: 4 };
+  /** Where each request's message is, once posted (settling waits for the post). */
+  const posted = new Map<string, Promise<{ channel: string; ts: string } | undefined>>();
+
+  const warn = (event: string, error: unknown): void => {
+    const failure = asLoopError(error);
+    logger.warn({ event, code: failure.code, reason: failure.message }, 'permission message');
+  };
+
+  const ephemeral = (channel: string, user: string, text: string, threadTs?: string) =>
+    callSlack(
+      'chat.postEphemeral',
+      () =>
+        client.chat.postEphemeral({
+          channel,
+          user,
+          text,
+          ...(threadTs ? { thread_ts: threadTs } : {}),
+        }),
+      quiet,
+    ).catch((error: unknown) => warn('slack.permission_notice_failed', error));
+
+  const threadReply = (channel: string, threadTs: string, text: string) =>
+    callSlack(
+      'chat.postMessage',
+      () => client.chat.postMessage({ channel, thread_ts: threadTs, text }),
+      quiet,
+    ).catch((error: unknown) => warn('slack.permission_reply_failed', error));
+
+  registry.onChange(async (change) => {
+    const { request } = change;
+    if (change.kind === 'requested') {
+      const post = (async () => {
+        const binding = await bindings.forRef(request.ref);
+        if (!binding) return undefined;
+        const message = permissionRequestMessage(request);
+        const answer = await callSlack(
+          'chat.postMessage',
+          () =>
+            client.chat.postMessage({
+              channel: binding.channel,
+              thread_ts: binding.threadTs,
+              ...message,
+            }),
+          quiet,
+        );
+        if (!answer.ts) return undefined;
+        const where = { channel: binding.channel, ts: answer.ts };
+        await store.write(request.id, { ...where, request });
+        return where;
+      })().catch((error: unknown) => {
+        warn('slack.permission_post_failed', error);
+        return undefined;
+      });
+      posted.set(request.id, post);
+      await post;
+      return;
+    }
+    const where = await posted.get(request.id);
+    posted.delete(request.id);
+    if (!where) return;
+    const message = permissionSettledMessage(request, change.outcome);
+    await callSlack(
+      'chat.update',
+      () => client.chat.update({ channel: where.channel, ts: where.ts, ...message }),
+      quiet,
+    ).catch((error: unknown) => warn('slack.permission_update_failed', error));
+    await store.remove(request.id);
+  });
+
+  const decider = async (user: string) => ({
+    surface: 'slack' as const,
+    name: `@${await names.user(user)}`,
+  });
+  const refusal = (user: string) =>
+    `Only approvers can answer permission requests. An operator can add your Slack id \`${user}\` to \`slack.approvers\`.`;
+
+  options.app.action(
+    new RegExp(`^(${Object.keys(verdictOf).join('|')})$`),
+    async ({ ack, action, body }) => {
+      await ack();
+      const raw = body as unknown as {
+        user?: { id?: string };
+        channel?: { id?: string };
+        message?: { thread_ts?: string };
+      };
+      const user = raw.user?.id ?? '';
+      const channel = raw.channel?.id ?? '';
+      const threadTs = raw.message?.thread_ts;
+      const { action_id: actionId, value } = action as { action_id?: string; value?: string };
+      const verdict = verdictOf[actionId ?? ''];
+      const id = parsePermissionId(value ?? '');
+      if (!verdict || !id) return;
+      if (!mayDecide('slack', options.approvers, user)) {
+        logger.info({ event: 'slack.permission_refused', user, id }, 'not an approver');
+        await ephemeral(channel, user, refusal(user), threadTs);
+        return;
+      }
+      const result = registry.decide(id, verdict, await decider(user));
+      if (result.kind !== 'decided') {
+        await ephemeral(channel, user, escapeMrkdwn(decideReply(result, id).text), threadTs);
+      }
+    },
+  );
+
+  return {
+    async recover() {
+      const left = await store.list();
+      for (const { key, value } of left) {
+        const { request } = value;
+        const at = new Date(now()).toISOString();
+        const message = permissionSettledMessage(request, {
+          kind: 'expired',
+          reason: 'restart',
+          at,
+        });
+        await callSlack(
+          'chat.update',
+          () => client.chat.update({ channel: value.channel, ts: value.ts, ...message }),
+          quiet,
+        ).catch((error: unknown) => warn('slack.permission_update_failed', error));
+        options.events.record('permission.expired', {
+          id: request.id,
+          ref: request.ref,
+          tool: request.tool,
+          reason: 'restart',
+        });
+        await store.remove(key);
+      }
+      return left.length;
+    },
+    async threadCommand(message, ref) {
+      const command = parsePermissionCommand(message.text);
+      if (!command) return false;
+      if (!mayDecide('slack', options.approvers, message.user)) {
+        await ephemeral(message.channel, message.user, refusal(message.user), message.threadTs);
+        return true;
+      }
+      const open = registry.openFor(ref);
+      const id = command.id ?? (open.length === 1 ? open[0]?.id : undefined);
+      if (!id) {
+        const text =
+          open.length === 0
+            ? 'No permission request is open in this session.'
+            : `${open.length} permission requests are open; name one: ${open
+                .map((request) => `\`!${command.verdict} ${request.id}\``)
+                .join(', ')}`;
+        await threadReply(message.channel, message.threadTs, text);
+        return true;
+      }
+      const known = registry.find(id);
+      if (known && known.request.ref !== ref) {
+        await threadReply(
+          message.channel,
+          message.threadTs,
+          `${id} belongs to another session; answer it in that session's thread.`,
+        );
+        return true;
+      }
+      const reason = command.reason ? decodeSlackText(command.reason) : undefined;
+      const result = registry.decide(id, command.verdict, await decider(message.user), reason);
+      if (result.kind !== 'decided') {
+        await threadReply(
+          message.channel,
+          message.threadTs,
+          escapeMrkdwn(decideReply(result, id).text),
+        );
+      }
+      return true;
+    },
+  };
+}

@@ -1,0 +1,237 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import type { WebClient } from '@slack/web-api';
+import type { ProgressSink } from '../../api/routes/session-routes.js';
+import type { Config } from '../../config/types.js';
+import { asLoopError } from '../../errors.js';
+import type { Logger } from '../../log/create-logger.js';
+import { callSlack } from '../call-slack.js';
+import type { ThreadBindings } from '../thread-bindings.js';
+import { describeToolCall } from './describe-tool-call.js';
+import { formatProgressLine, formatProgressSummary } from './format-progress.js';
+import { planProgressEdit } from './plan-progress-edit.js';
+
+/** Slack's chat.update allows about one edit a second per message; one in three keeps it calm. */
+export const progressEditIntervalMs = 3_000;
+
+interface Turn {
+  readonly startedAt: number;
+  readonly tools: string[];
+  /** The latest call, as the status line shows it. */
+  call: string;
+  message: { readonly channel: string; readonly ts: string } | undefined;
+  posting: boolean;
+  /** No thread is bound to the ref: nothing to post this turn. */
+  unbound: boolean;
+  lastSentAt: number | undefined;
+  editDue: boolean;
+  timer: NodeJS.Timeout | undefined;
+  /** Every Slack call about this turn's message, one after another. */
+  chain: Promise<void>;
+}
+
+/**
+ * One status message per turn in the session's thread (DESIGN §15), fed by the tool hooks. The
+ * hooks only change state here and return; every Slack call runs on the turn's own queue, apart
+ * from replies, so a slow or rate-limited edit never delays a delivery or an agent's answer. An
+ * in-between edit that fails (a 429) is dropped — the next state replaces it anyway — while the
+ * final summary or delete is retried like a reply.
+ */
+export function createProgressReporter(options: {
+  readonly client: WebClient;
+  readonly bindings: ThreadBindings;
+  readonly mode: Config['slack']['progress'];
+  readonly logger: Logger;
+  readonly intervalMs?: number;
+  readonly now?: () => number;
+  readonly sleep?: (ms: number) => Promise<unknown>;
+}): ProgressSink {
+  const { client, bindings, logger } = options;
+  const intervalMs = options.intervalMs ?? progressEditIntervalMs;
+  const now = options.now ?? Date.now;
+  const sleep = options.sleep ?? ((ms: number) => delay(ms));
+  const turns = new Map<string, Turn>();
+
+  const warn = (event: string, call: string, error: unknown): void => {
+    const failure = asLoopError(error);
+    logger.warn({ event, call, code: failure.code, reason: failure.message }, 'status not updated');
+  };
+  const enqueue = (turn: Turn, job: () => Promise<void>): void => {
+    turn.chain = turn.chain.then(job).catch((error: unknown) => {
+      warn('slack.progress_failed', 'queue', error);
+    });
+  };
+  const newTurn = (): Turn => ({
+    startedAt: now(),
+    tools: [],
+    call: '',
+    message: undefined,
+    posting: false,
+    unbound: false,
+    lastSentAt: undefined,
+    editDue: false,
+    timer: undefined,
+    chain: Promise.resolve(),
+  });
+
+  const post = async (ref: string, turn: Turn): Promise<void> => {
+    try {
+      const binding = await bindings.forRef(ref);
+      if (!binding) {
+        turn.unbound = true;
+        return;
+      }
+      turn.lastSentAt = now();
+      const answer = await callSlack(
+        'chat.postMessage',
+        () =>
+          client.chat.postMessage({
+            channel: binding.channel,
+            thread_ts: binding.threadTs,
+            text: formatProgressLine(turn.call, now() - turn.startedAt),
+            unfurl_links: false,
+            unfurl_media: false,
+            metadata: { event_type: 'the_loop_progress', event_payload: {} },
+          }),
+        { logger, maxAttempts: 2, sleep },
+      );
+      if (typeof answer.ts === 'string') turn.message = { channel: binding.channel, ts: answer.ts };
+    } catch (error) {
+      warn('slack.progress_dropped', 'chat.postMessage', error);
+    } finally {
+      turn.posting = false;
+      if (turn.lastSentAt !== undefined) turn.lastSentAt = now();
+    }
+  };
+
+  /** Waits out the pace from the end of the previous call, which is when Slack last saw one. */
+  const keepPace = async (turn: Turn): Promise<void> => {
+    const wait = (turn.lastSentAt ?? -Infinity) + intervalMs - now();
+    if (wait > 0) await sleep(wait);
+  };
+
+  const edit = async (turn: Turn): Promise<void> => {
+    await keepPace(turn);
+    // Still due until here, so states that came during the wait fold into this edit.
+    turn.editDue = false;
+    const message = turn.message;
+    if (!message) return;
+    turn.lastSentAt = now();
+    try {
+      await callSlack(
+        'chat.update',
+        () =>
+          client.chat.update({
+            channel: message.channel,
+            ts: message.ts,
+            text: formatProgressLine(turn.call, now() - turn.startedAt),
+          }),
+        // One attempt: a newer state is on its way, so a rate-limited edit is simply dropped.
+        { logger, maxAttempts: 1, sleep },
+      );
+    } catch (error) {
+      warn('slack.progress_dropped', 'chat.update', error);
+    } finally {
+      turn.lastSentAt = now();
+    }
+  };
+
+  const changed = (ref: string, turn: Turn): void => {
+    if (turn.unbound) return;
+    if (!turn.message && !turn.posting) {
+      turn.posting = true;
+      enqueue(turn, () => post(ref, turn));
+      return;
+    }
+    const plan = planProgressEdit({
+      now: now(),
+      lastSentAt: turn.lastSentAt,
+      intervalMs,
+      editDue: turn.editDue,
+    });
+    if (plan.kind === 'coalesce') return;
+    turn.editDue = true;
+    if (plan.kind === 'send') {
+      enqueue(turn, () => edit(turn));
+      return;
+    }
+    turn.timer = setTimeout(() => {
+      turn.timer = undefined;
+      enqueue(turn, () => edit(turn));
+    }, plan.ms);
+  };
+
+  const finish = (turn: Turn): void => {
+    clearTimeout(turn.timer);
+    turn.timer = undefined;
+    turn.editDue = false;
+    const endedAt = now();
+    enqueue(turn, async () => {
+      const message = turn.message;
+      if (!message) return;
+      // The last word is an edit too: it keeps the pace, then is retried until it lands.
+      await keepPace(turn);
+      try {
+        if (options.mode === 'delete') {
+          await callSlack(
+            'chat.delete',
+            () => client.chat.delete({ channel: message.channel, ts: message.ts }),
+            { logger, sleep },
+          );
+        } else {
+          await callSlack(
+            'chat.update',
+            () =>
+              client.chat.update({
+                channel: message.channel,
+                ts: message.ts,
+                text: formatProgressSummary(turn.tools, endedAt - turn.startedAt),
+              }),
+            { logger, sleep },
+          );
+        }
+      } catch (error) {
+        warn(
+          'slack.progress_failed',
+          options.mode === 'delete' ? 'chat.delete' : 'chat.update',
+          error,
+        );
+      }
+    });
+  };
+
+  const end = (ref: string): void => {
+    const turn = turns.get(ref);
+    if (!turn) return;
+    turns.delete(ref);
+    finish(turn);
+  };
+
+  if (options.mode === 'off') {
+    return { turnStarted() {}, toolStarted() {}, toolFinished() {}, turnEnded() {} };
+  }
+  return {
+    turnStarted(ref) {
+      // A turn whose Stop never came (the agent was interrupted) ends where the next one starts.
+      end(ref);
+      turns.set(ref, newTurn());
+    },
+    toolStarted(ref, tool, input) {
+      let turn = turns.get(ref);
+      if (!turn) {
+        // A prompt taken without UserPromptSubmit (injected into a running turn): start here.
+        turn = newTurn();
+        turns.set(ref, turn);
+      }
+      turn.tools.push(tool);
+      turn.call = describeToolCall(tool, input);
+      changed(ref, turn);
+    },
+    toolFinished(ref, tool, input) {
+      const turn = turns.get(ref);
+      if (!turn) return;
+      if (turn.call === '') turn.call = describeToolCall(tool, input);
+      changed(ref, turn);
+    },
+    turnEnded: end,
+  };
+}
