@@ -60,6 +60,7 @@ import {
 import { createWorkItemTargets } from './workitems/create-workitem-targets.js';
 import { isWorkItemRecord } from './workitems/workitem-types.js';
 import type { ReplySink } from './replies/reply-router.js';
+import { startDialogNotice } from './replies/start-dialog-notice.js';
 import { createExecaTmuxRunner } from './tmux/tmux-runner.js';
 import { createControlModeRunner } from './tmux/create-control-mode-runner.js';
 import { tmuxEnvironment } from './tmux/tmux-environment.js';
@@ -140,6 +141,8 @@ export async function createApp(options: AppOptions): Promise<App> {
   // One lock per ref for the session lifecycle and the paste + Enter of a delivery.
   const lifecycle = createKeyedQueue();
   let noticeExit: (ref: string, exitStatus: number | undefined) => void = () => undefined;
+  // Bound once the reply router exists: a dialog before start-up is told where the session's people are.
+  let tellStartDialog: (ref: string, text: string) => void = () => undefined;
   const delivery = createDeliveryCore({
     driver,
     resolve: targets,
@@ -170,6 +173,17 @@ export async function createApp(options: AppOptions): Promise<App> {
     // `the-loop post` must work inside a session: bin/ goes at the end of the session's PATH.
     loopBinDir: path.dirname(options.loopCommand.at(-1) ?? 'the-loop'),
     logger,
+    onStartDialog: (request, dialog) => {
+      const ref = request.ref ?? request.tmuxName;
+      events.record('agent.start_dialog', { ref, dialog });
+      tellStartDialog(
+        ref,
+        startDialogNotice(dialog, {
+          tmuxName: request.tmuxName,
+          ...(config.tmux.socket ? { tmuxSocket: config.tmux.socket } : {}),
+        }),
+      );
+    },
   });
   const listeners: Array<StandingListener & WorkItemListener> = [];
   const tokens = createSessionTokens();
@@ -281,6 +295,11 @@ export async function createApp(options: AppOptions): Promise<App> {
   const tellExit = (ref: string, message: string): void => {
     void replies.post(ref, `⚠️ ${message}`, 'notice').catch((error: unknown) => {
       logger.warn({ event: 'session.exit_notice_failed', ref, err: error }, 'exit not told');
+    });
+  };
+  tellStartDialog = (ref, text) => {
+    void replies.post(ref, text, 'notice').catch((error: unknown) => {
+      logger.warn({ event: 'session.start_dialog_notice_failed', ref, err: error }, 'not told');
     });
   };
   listeners.push({

@@ -11,9 +11,12 @@ import { ensurePrivateDir } from '../state/ensure-private-dir.js';
 import { writeFileAtomic } from '../state/write-file-atomic.js';
 import { envFileText, sessionEnvironment, type SessionEnvironment } from './session-environment.js';
 import { watchScreenReadiness } from './watch-screen-readiness.js';
+import { watchStartDialogs, type StartDialog } from './watch-start-dialogs.js';
 
 export interface LaunchRequest {
   readonly tmuxName: string;
+  /** The session's ref (`standing:x`), for what is reported about it. */
+  readonly ref?: string;
   readonly owner: string;
   readonly cwd: string;
   /** The session's own variables (THE_LOOP_*); serve's environment is added under them. */
@@ -53,6 +56,8 @@ export interface SessionLauncherOptions {
   /** the-loop's bin/ folder, appended to the sessions' PATH. */
   readonly loopBinDir: string;
   readonly logger: Logger;
+  /** A dialog showed before the harness was ready (DESIGN §13 `blocked`): tell the session's people. */
+  readonly onStartDialog?: (request: LaunchRequest, dialog: StartDialog) => void;
 }
 
 /**
@@ -83,7 +88,7 @@ export function createSessionLauncher(options: SessionLauncherOptions): SessionL
       Object.entries(env.set).filter(([name]) => !(name in request.env)),
     );
     await writeFileAtomic(envFile, envFileText(inherited));
-    readiness.spawned(request.tmuxName);
+    readiness.spawned(request.tmuxName, request.ref);
     try {
       await driver.spawn({
         name: request.tmuxName,
@@ -106,6 +111,16 @@ export function createSessionLauncher(options: SessionLauncherOptions): SessionL
         ...(plan.readiness.pattern ? { pattern: plan.readiness.pattern } : {}),
         settleMs: plan.readiness.settleMs,
         timeoutMs: options.screenReadyTimeoutMs,
+        logger,
+      });
+    } else if (plan.readiness.startDialogs) {
+      void watchStartDialogs({
+        driver,
+        readiness,
+        tmuxName: request.tmuxName,
+        screen: plan.readiness.startDialogs,
+        timeoutMs: options.screenReadyTimeoutMs,
+        onDialog: (dialog) => options.onStartDialog?.(request, dialog),
         logger,
       });
     }

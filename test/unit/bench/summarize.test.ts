@@ -78,6 +78,7 @@ describe('judgeTargets', () => {
     scale_list_ratio: 2,
     startup_ratio: 2,
     hooks_shim_p50_ratio: 2,
+    real_say_p50_ratio: 1.5,
   };
 
   it('meets every target exactly at its limit', () => {
@@ -98,6 +99,7 @@ describe('judgeTargets', () => {
     ['startup_bindings', { startup_ratio: null }],
     ['scale_list', { scale_list_ratio: null }],
     ['hooks_p50', { hooks_shim_p50_ratio: 2.01 }],
+    ['real_say_p50', { real_say_p50_ratio: 1.51 }],
   ])('misses %s', (target, change) => {
     expect(judgeTargets({ ...passing, ...change })[target]).toBe(false);
   });
