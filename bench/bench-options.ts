@@ -65,6 +65,7 @@ export const scenarioNames = [
   'webhook-unauthorized',
   'scale',
   'hooks',
+  'real',
 ] as const;
 
 function onlyScenarios(text: string | undefined): { only?: ReadonlySet<string> } {

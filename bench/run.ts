@@ -8,7 +8,8 @@
  *
  * Env: BENCH_QUICK=1 (smoke-test sizes), BENCH_SKIP_BUILD=1 (use dist/ as it is),
  * BENCH_ONLY=hooks,floor (only these scenarios; the others' figures are null, their targets left out),
- * BENCH_ITERATIONS, BENCH_BURST_RATE (msgs/s, 0 = all at once), BENCH_SERVE_NODE_ARGS (profiling).
+ * BENCH_ITERATIONS, BENCH_BURST_RATE (msgs/s, 0 = all at once), BENCH_SERVE_NODE_ARGS (profiling:
+ * serve then runs as `node <args> bin/the-loop`, without the V8 flags of bin/the-loop's shebang).
  * Exit 0 when every scenario ran (targets may still be missed: see the JSON), 1 when one failed.
  */
 import { readFile } from 'node:fs/promises';
@@ -19,6 +20,9 @@ import { createCleanupStack, type CleanupStack } from './cleanup-stack.js';
 import { measureDeliver } from './deliver.js';
 import { measureFloor } from './floor.js';
 import { measureHooks } from './hooks.js';
+import { measureRealAgent } from './real-agent.js';
+import { existsSync } from 'node:fs';
+import { claudeCodeBinary } from '../test/real/claude-code-install.js';
 import { repoPath } from './repo-path.js';
 import { measureScale } from './scale.js';
 import { formatReport, judgeTargets, summarize, targetSpecs } from './summarize.js';
@@ -148,6 +152,21 @@ const hooks = ready
       measureHooks({ iterations: options.iterations, warmup: options.warmup, cleanup }),
     )
   : undefined;
+// The real Claude Code runs where the real tier installed it; elsewhere the row is left out,
+// unless BENCH_ONLY names it (then its absence is a failure that says why).
+const realWanted = options.only?.has('real') ?? existsSync(claudeCodeBinary());
+if (!realWanted)
+  process.stderr.write('bench: real skipped: Claude Code is not installed (npm run test:real)\n');
+const realAgent =
+  ready && realWanted
+    ? await scenario('real', (cleanup) =>
+        measureRealAgent({
+          iterations: Math.min(options.iterations, 20),
+          warmup: Math.min(options.warmup, 2),
+          cleanup,
+        }),
+      )
+    : undefined;
 
 const figures = summarize({
   quick: options.quick,
@@ -160,12 +179,13 @@ const figures = summarize({
   ...(webhookUnauthorized ? { webhookUnauthorized } : {}),
   ...(scale ? { scale } : {}),
   ...(hooks ? { hooks } : {}),
+  ...(realAgent ? { realAgent } : {}),
   durationS: (performance.now() - began) / 1000,
 });
 // With BENCH_ONLY, a target of a scenario that did not run is left out rather than missed.
 const specs = options.only
   ? targetSpecs.filter((spec) => figures[spec.figure] !== null)
-  : targetSpecs;
+  : targetSpecs.filter((spec) => realWanted || !spec.figure.startsWith('real_'));
 const targets = judgeTargets(figures, specs);
 process.stdout.write(`${formatReport(figures, targets, specs)}\n`);
 const failed = Object.keys(errors).length > 0;

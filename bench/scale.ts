@@ -2,7 +2,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { StandingView } from '../src/standing/standing-types.js';
 import { startFakeSlack } from '../test/fakes/fake-slack/start-fake-slack.js';
-import type { CleanupStack } from './cleanup-stack.js';
+import { createCleanupStack, type CleanupStack } from './cleanup-stack.js';
 import { createSessions } from './create-sessions.js';
 import { percentile } from './percentile.js';
 import { startPrivateTmux } from './private-tmux.js';
@@ -15,6 +15,8 @@ export interface ScaleResult {
   readonly bindings: number;
   /** Spawn → health answering, with the bindings on disk and Slack on. */
   readonly startupMs: number;
+  /** The same start-up with no bindings on disk, in the same run: what the bindings cost. */
+  readonly startupEmptyMs: number;
   readonly idleRssMb: number;
   readonly rssMb: number;
   readonly peakRssMb: number;
@@ -44,9 +46,7 @@ export async function measureScale(options: {
   const slack = await startFakeSlack({ users: {} });
   cleanup.defer('stop the fake Slack', () => slack.stop());
   const tmux = await startPrivateTmux('scale', cleanup);
-  const serve = await startServe({
-    label: 'scale',
-    cleanup,
+  const serveOptions = {
     tmuxSocket: tmux.socket,
     config: () => ({
       harnesses: { sleeper: { kind: 'command', command: 'sleep', args: ['100000'] } },
@@ -59,6 +59,24 @@ export async function measureScale(options: {
       SLACK_APP_TOKEN: slack.identity.appToken,
       SLACK_API_URL: slack.apiUrl,
     },
+  };
+  // First the same serve with no bindings at all, started and stopped on its own, as the base
+  // the start-up with bindings is judged against.
+  const emptyCleanup = createCleanupStack();
+  // Should the scenario fail first, the main stack stops it too (a stack runs each task once).
+  cleanup.defer('stop the empty serve', () => emptyCleanup.run());
+  const empty = await startServe({ ...serveOptions, label: 'scale-empty', cleanup: emptyCleanup });
+  const startupEmptyMs = empty.startupMs;
+  await slack.socket.connected(15_000);
+  const failures = await emptyCleanup.run();
+  if (failures.length > 0)
+    throw new Error(`bench: stopping the empty serve: ${failures.join('; ')}`);
+  // So that `connected` below waits for the serve with the bindings.
+  await slack.socket.disconnected(15_000);
+  const serve = await startServe({
+    ...serveOptions,
+    label: 'scale',
+    cleanup,
     prepare: (stateRoot) => seedBindings(stateRoot, oldBindings(options.bindings, channel)),
   });
   await slack.socket.connected(15_000);
@@ -108,6 +126,7 @@ export async function measureScale(options: {
     sessions: names.length,
     bindings: options.bindings,
     startupMs: serve.startupMs,
+    startupEmptyMs,
     idleRssMb: idle.rssMb,
     rssMb: memory.rssMb,
     peakRssMb: memory.peakMb,

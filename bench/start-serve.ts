@@ -85,7 +85,11 @@ export async function startServe(options: StartServeOptions): Promise<BenchServe
   const started = performance.now();
   // BENCH_SERVE_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) profiles serve itself.
   const nodeArgs = (process.env['BENCH_SERVE_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, binPath, 'serve', '--config', configPath], {
+  // Without them, bin/the-loop runs as an installed command does, through its shebang and the
+  // V8 flags there.
+  const [command, args] =
+    nodeArgs.length > 0 ? [process.execPath, [...nodeArgs, binPath]] : [binPath, []];
+  const child = spawn(command, [...args, 'serve', '--config', configPath], {
     env,
     stdio: ['ignore', log.fd, log.fd],
   });

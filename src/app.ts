@@ -19,6 +19,7 @@ import { screenThrough, watchTerminalAnswers } from './permissions/watch-termina
 import { parseStandingRef } from './refs.js';
 import { exitNotices } from './replies/exit-notices.js';
 import { createReplyRouter } from './replies/reply-router.js';
+import { startDialogNotices } from './replies/start-dialog-notice.js';
 import { createExitWatcher } from './sessions/create-exit-watcher.js';
 import { createSessionDirectory } from './sessions/create-session-directory.js';
 import { createListenerSet } from './sessions/listener-set.js';
@@ -115,6 +116,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       void (name ? standing.markExited(name, exitStatus) : workItems.markExited(ref, exitStatus));
     },
   });
+  const startDialogs = startDialogNotices({ events, logger, tmuxSocket: config.tmux.socket });
   const { tokens, starter } = openSessionStarter({
     config,
     env,
@@ -127,6 +129,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     readiness,
     delivery,
     logger,
+    onStartDialog: (request, dialog) => startDialogs.seen(request, dialog),
   });
   const files = sessionFilesKeeper(paths.root, logger);
   const listeners = createListenerSet<StandingListener & WorkItemListener>([files.listener]);
@@ -157,6 +160,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const sinks = posters.filter((sink) => sink !== undefined);
   const replies = createReplyRouter({ sinks, events, logger });
   listeners.add(exitNotices(replies, logger));
+  startDialogs.tellThrough(replies);
   const states = surfaceStates(paths.controlSocket, {
     slack: slack.outcome,
     github: github.outcome,

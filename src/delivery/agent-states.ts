@@ -73,8 +73,10 @@ export function createAgentStates(
     state: (target) => states.get(target),
     signal,
     changed,
-    spawned: (target) => signal(target, 'spawned'),
+    spawned: (target, ref) => signal(target, 'spawned', ref),
     ready: (target) => signal(target, 'ready'),
+    blocked: (target) => signal(target, 'dialog'),
+    exited: (target) => signal(target, 'exit'),
     forget(target) {
       states.delete(target);
       refs.delete(target);

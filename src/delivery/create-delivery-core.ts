@@ -236,6 +236,8 @@ export function createDeliveryCore(options: DeliveryCoreOptions): DeliveryCore {
           onHeld: held,
           ...(request.signal ? { signal: request.signal } : {}),
         });
+        // A harness that ended while waiting (a person picked "No, exit" in a start dialog).
+        await refuseIfExited(target);
         const screen = target.screen
           ? await inputBox.emptyBox(screenTarget(target), held, request.signal)
           : undefined;
@@ -323,7 +325,17 @@ export function createDeliveryCore(options: DeliveryCoreOptions): DeliveryCore {
         ledger('pending');
         // Queued by ref before anything awaits, so messages keep the order they were sent in even
         // when resolving one takes longer than another.
-        if (queue.depth(request.ref) > 0) progress('queued', behindEarlier);
+        if (queue.depth(request.ref) > 0) {
+          progress('queued', behindEarlier);
+          // Behind a boot prompt that waits for a dialog: say why at once, not when its turn comes.
+          void options
+            .resolve(request.ref)
+            .then((target) => {
+              if (states.state(target.tmuxName) === 'blocked') progress('held', 'dialog');
+            })
+            // A ref that does not resolve is refused when its own turn in the queue comes.
+            .catch(() => undefined);
+        }
         const typed = await queue.run(request.ref, () => typeInto(request, text, progress));
         const confirmed = 'later' in typed ? await typed.later : typed.confirmed;
         const outcome = confirmed ? 'delivered' : 'unconfirmed';

@@ -15,6 +15,8 @@ export interface ScreenTarget {
 export type HeldReason = 'permission' | 'dialog' | 'draft';
 
 const pollMs = 150;
+/** How long text must sit unchanged in an idle-looking box before it counts as left over. */
+const leftoverSettleMs = 600;
 
 /**
  * The steps around a paste that look at the screen first (DESIGN §13, §17): the box must be
@@ -46,6 +48,8 @@ export function createInputBox(options: {
     let draftSince: number | undefined;
     const started = Date.now();
     let clears = 0;
+    // The box's text and since when it has shown unchanged, with no turn running.
+    let leftover: { readonly text: string; readonly since: number } | undefined;
     for (;;) {
       if (signal?.aborted) throw cancelled();
       const screen = await look(target);
@@ -73,6 +77,14 @@ export function createInputBox(options: {
           }
         } else if (screen.busy) {
           // Escape in a running turn interrupts it: leftover text waits for the turn to end.
+          leftover = undefined;
+        } else if (clears === 0 && leftover?.text !== screen.box) {
+          // Right after an Enter the box can still show the prompt just submitted, before the
+          // turn's spinner is drawn; an Escape then would interrupt that turn. Only text that
+          // stays put is left over. (Once clearing began, the second Escape follows at once.)
+          leftover = { text: screen.box, since: Date.now() };
+        } else if (clears === 0 && Date.now() - (leftover?.since ?? 0) < leftoverSettleMs) {
+          // Not yet settled: look again.
         } else if (clears < 4) {
           // Escape twice empties a box with text; Escape on an empty box opens other UI, so the
           // box is looked at before each press.

@@ -2,6 +2,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config/types.js';
 import { findExecutable } from '../harness/find-executable.js';
+import { needsRestart } from '../harness/needs-restart.js';
 import { isStandingRecord } from '../standing/is-standing-record.js';
 import type { StandingRecord, StandingSource } from '../standing/standing-types.js';
 import { statePaths } from '../state/state-paths.js';
@@ -37,6 +38,15 @@ export async function knownSessions(config: Config): Promise<KnownSession[]> {
       cwd: record.definition.cwd,
     }));
   return [...declared, ...created];
+}
+
+/** Running standing sessions whose record names hooks this the-loop no longer installs. */
+export async function staleHookSessions(config: Config): Promise<string[]> {
+  const records = await readStandingRecords(statePaths(config.state.root).standing);
+  return records
+    .filter((record) => needsRestart(record, config.harnesses[record.definition.harness]))
+    .map((record) => record.name)
+    .sort();
 }
 
 /**

@@ -9,11 +9,17 @@ import { checkGithub } from './check-github.js';
 import { checkHarnesses } from './check-harnesses.js';
 import { checkNodeVersion } from './check-node-version.js';
 import { checkSessionCwds } from './check-session-cwds.js';
+import { checkSessionHooks } from './check-session-hooks.js';
 import { checkSlack } from './check-slack.js';
 import { checkStateModes } from './check-state-modes.js';
 import { checkTmuxVersion } from './check-tmux-version.js';
 import type { DoctorCheck } from './doctor-check.js';
-import { gatherCwdFacts, gatherHarnessFacts, knownSessions } from './gather-session-facts.js';
+import {
+  gatherCwdFacts,
+  gatherHarnessFacts,
+  knownSessions,
+  staleHookSessions,
+} from './gather-session-facts.js';
 import { gatherGithubFacts, gatherSlackFacts } from './gather-surface-facts.js';
 import { probeControlSocket } from './probe-control-socket.js';
 import { probeTmuxVersion } from './probe-tmux-version.js';
@@ -68,9 +74,10 @@ async function configChecks(config: Config, deps: DoctorDeps): Promise<DoctorChe
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
   };
   const sessions = await knownSessions(config);
-  const [harnesses, cwds, modes, socket, slack, github] = await Promise.all([
+  const [harnesses, cwds, stale, modes, socket, slack, github] = await Promise.all([
     gatherHarnessFacts(config, sessions, deps.env),
     gatherCwdFacts(sessions),
+    staleHookSessions(config),
     readStateModes(config.state.root),
     probeControlSocket(paths.controlSocket),
     gatherSlackFacts(config, surfaceDeps),
@@ -79,6 +86,7 @@ async function configChecks(config: Config, deps: DoctorDeps): Promise<DoctorChe
   return [
     ...checkHarnesses(harnesses),
     ...checkSessionCwds(cwds),
+    checkSessionHooks(stale),
     checkStateModes(modes),
     checkControlSocket(socket, deps.version),
     ...checkSlack(slack),

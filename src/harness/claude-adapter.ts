@@ -4,6 +4,7 @@ import { ensurePrivateDir } from '../state/ensure-private-dir.js';
 import { writeFileAtomic } from '../state/write-file-atomic.js';
 import type { HarnessAdapter, LaunchContext } from './harness-adapter.js';
 import { claudeHookTable, claudeHooksVersion, claudeSettings } from './claude-settings.js';
+import { readClaudeScreen } from './claude-screen.js';
 
 /**
  * Claude Code: a fresh conversation gets `--session-id <uuid>` so the-loop knows the id before the
@@ -48,7 +49,7 @@ export function createClaudeAdapter(
         ],
         conversationId,
         resuming,
-        readiness: { kind: 'hook' },
+        readiness: { kind: 'hook', startDialogs: readClaudeScreen },
         confirms: true,
         hooksVersion: claudeHooksVersion(hooks),
       };

@@ -1,4 +1,5 @@
 import type { HarnessConfig } from '../config/types.js';
+import type { ScreenReader } from './claude-screen.js';
 
 /** Everything an adapter needs to decide how to launch one session. */
 export interface LaunchContext {
@@ -16,7 +17,11 @@ export interface LaunchContext {
 
 export type Readiness =
   /** The harness says when it is ready (Claude Code's SessionStart hook). */
-  | { readonly kind: 'hook' }
+  | {
+      readonly kind: 'hook';
+      /** Reads the screen for the dialogs it may show before the hook (Claude Code's trust dialog). */
+      readonly startDialogs?: ScreenReader;
+    }
   /** Ready when capture-pane matches, or after a settle time when there is no pattern. */
   | { readonly kind: 'screen'; readonly pattern?: RegExp; readonly settleMs: number };
 

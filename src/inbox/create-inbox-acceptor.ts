@@ -1,6 +1,7 @@
 import type { Logger } from '../log/create-logger.js';
 import type { DedupeLedger } from '../state/create-dedupe-ledger.js';
 import type { Inbox, InboxEntry } from '../state/create-inbox.js';
+import type { QuietGate } from './create-quiet-gate.js';
 
 export interface InboxAcceptor<T> {
   /** Resolves once the message is recorded: the origin may then have its acknowledgement. */
@@ -22,6 +23,8 @@ export function createInboxAcceptor<T>(options: {
   readonly laneOf: (message: T) => string;
   readonly handOn: (entry: InboxEntry<T>) => void;
   readonly duplicate: (message: T) => void;
+  /** When given, a recorded message is judged and handed on only once arrivals pause. */
+  readonly quiet?: QuietGate;
   readonly logger: Logger;
 }): InboxAcceptor<T> {
   const { inbox, ledger, idsOf } = options;
@@ -42,8 +45,12 @@ export function createInboxAcceptor<T>(options: {
   return {
     accept(message) {
       const lane = options.laneOf(message);
+      options.quiet?.touch();
       const recording = inbox.add(message);
-      const judged = recording.then(async (entry) => ({ entry, claimed: await claimAll(entry) }));
+      const judged = recording.then(async (entry) => {
+        await options.quiet?.wait();
+        return { entry, claimed: await claimAll(entry) };
+      });
       const turn = Promise.all([turns.get(lane), judged]).then(([, { entry, claimed }]) =>
         settle(entry, claimed),
       );

@@ -15,9 +15,12 @@ import {
   type SessionEnvironment,
 } from '../harness/session-environment.js';
 import { watchScreenReadiness } from './watch-screen-readiness.js';
+import { watchStartDialogs, type StartDialog } from './watch-start-dialogs.js';
 
 export interface LaunchRequest {
   readonly tmuxName: string;
+  /** The session's ref (`standing:x`), for what is reported about it. */
+  readonly ref?: string;
   readonly owner: string;
   readonly cwd: string;
   /** The session's own variables (THE_LOOP_*); serve's environment is added under them. */
@@ -57,6 +60,8 @@ export interface HarnessLauncherOptions {
   /** the-loop's bin/ folder, appended to the sessions' PATH. */
   readonly loopBinDir: string;
   readonly logger: Logger;
+  /** A dialog showed before the harness was ready (DESIGN §13 `blocked`): tell the session's people. */
+  readonly onStartDialog?: (request: LaunchRequest, dialog: StartDialog) => void;
 }
 
 /**
@@ -87,7 +92,7 @@ export function createHarnessLauncher(options: HarnessLauncherOptions): HarnessL
       Object.entries(env.set).filter(([name]) => !(name in request.env)),
     );
     await writeFileAtomic(envFile, envFileText(inherited));
-    readiness.spawned(request.tmuxName);
+    readiness.spawned(request.tmuxName, request.ref);
     try {
       await driver.spawn({
         name: request.tmuxName,
@@ -110,6 +115,16 @@ export function createHarnessLauncher(options: HarnessLauncherOptions): HarnessL
         ...(plan.readiness.pattern ? { pattern: plan.readiness.pattern } : {}),
         settleMs: plan.readiness.settleMs,
         timeoutMs: options.screenReadyTimeoutMs,
+        logger,
+      });
+    } else if (plan.readiness.startDialogs) {
+      void watchStartDialogs({
+        driver,
+        readiness,
+        tmuxName: request.tmuxName,
+        screen: plan.readiness.startDialogs,
+        timeoutMs: options.screenReadyTimeoutMs,
+        onDialog: (dialog) => options.onStartDialog?.(request, dialog),
         logger,
       });
     }

@@ -62,6 +62,7 @@ export function createSessionStarter(options: {
       options.tokens.register(sessionToken, { ref: spec.ref, tmuxName: spec.tmuxName });
       const result = await launcher.launch({
         tmuxName: spec.tmuxName,
+        ref: spec.ref,
         owner: options.owner,
         cwd: spec.cwd,
         env: {

@@ -6,7 +6,7 @@ import { createClaudeAdapter } from '../harness/claude-adapter.js';
 import { createCommandAdapter } from '../harness/command-adapter.js';
 import type { Logger } from '../log/create-logger.js';
 import type { TmuxDriver } from '../tmux/tmux-driver.js';
-import { createHarnessLauncher } from './create-harness-launcher.js';
+import { createHarnessLauncher, type HarnessLauncherOptions } from './create-harness-launcher.js';
 import { createSessionStarter, type SessionStarter } from './create-session-starter.js';
 import { createSessionTokens, type SessionTokens } from './session-tokens.js';
 
@@ -31,6 +31,8 @@ export function openSessionStarter(options: {
   readonly readiness: ReadinessTracker;
   readonly delivery: DeliveryCore;
   readonly logger: Logger;
+  /** A dialog showed before the harness was ready (DESIGN §13 `blocked`). */
+  readonly onStartDialog?: HarnessLauncherOptions['onStartDialog'];
 }): { tokens: SessionTokens; starter: SessionStarter } {
   const { config, driver, readiness, logger } = options;
   const launcher = createHarnessLauncher({
@@ -51,6 +53,7 @@ export function openSessionStarter(options: {
     // `the-loop post` must work inside a session: bin/ goes at the end of the session's PATH.
     loopBinDir: path.dirname(options.loopCommand.at(-1) ?? 'the-loop'),
     logger,
+    ...(options.onStartDialog ? { onStartDialog: options.onStartDialog } : {}),
   });
   const tokens = createSessionTokens();
   const starter = createSessionStarter({

@@ -7,11 +7,15 @@ import type { Logger } from '../log/create-logger.js';
  */
 export function createBoltLogger(logger: Logger): SlackLogger {
   const child = logger.child({ component: 'slack-sdk' });
+  const debugOn = child.isLevelEnabled('debug');
   let level: LogLevel = LogLevel.INFO;
   const line = (args: unknown[]): string =>
     args.map((arg) => (typeof arg === 'string' ? arg : String(arg))).join(' ');
   return {
-    debug: (...args) => child.debug(line(args)),
+    // The Socket Mode client logs debug lines for every envelope: not even formatted unless wanted.
+    // The level is read once: serve sets it at start (THE_LOOP_LOG_LEVEL), and asking pino each
+    // time showed up in a burst's profile.
+    debug: debugOn ? (...args) => child.debug(line(args)) : () => undefined,
     info: (...args) => child.info(line(args)),
     warn: (...args) => child.warn(line(args)),
     error: (...args) => child.error(line(args)),

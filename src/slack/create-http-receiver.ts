@@ -1,16 +1,28 @@
-import { HTTPReceiver, type App, type Receiver } from '@slack/bolt';
+import {
+  HTTPModuleFunctions,
+  HTTPReceiver,
+  isValidSlackRequest,
+  type App,
+  type Receiver,
+} from '@slack/bolt';
 import type { Logger as SlackLogger } from '@slack/logger';
-import type { RequestListener } from 'node:http';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { Logger } from '../log/create-logger.js';
 import { isSlackTimestampCurrent } from './check-slack-timestamp.js';
+import type { SlackIntake } from './create-socket-receiver.js';
 
 /**
- * HTTP mode: Bolt's receiver checks signatures and timestamps (401 otherwise); the-loop's shared
- * http listener serves it at `/slack/events`. With processBeforeResponse the answer to Slack waits
- * for the listeners, which record the message in the inbox first (DESIGN §9). A timestamp outside
- * the window either way is refused here before Bolt sees the request.
+ * HTTP mode: the-loop's shared http listener serves it at `/slack/events`. A signed Events API
+ * request carrying a thread reply is recorded in the inbox straight from its body and answered
+ * 200 once that write is durable, before Bolt (DESIGN §9, §10); a failed write answers 500 so
+ * Slack sends it again. Everything else goes to Bolt's receiver, which checks signatures (401
+ * otherwise) and, with processBeforeResponse, answers only after its listeners ran. A timestamp
+ * outside the window either way is refused here before anything reads the body.
  */
 export function createHttpReceiver(options: {
   readonly signingSecret: string;
+  readonly intake: SlackIntake;
+  readonly logger: Logger;
   readonly slackLogger: SlackLogger;
   readonly now?: () => number;
 }): { receiver: Receiver; requestListener: RequestListener } {
@@ -21,6 +33,66 @@ export function createHttpReceiver(options: {
     endpoints: ['/slack/events'],
     logger: options.slackLogger,
   });
+
+  /** The Events API body of a correctly signed JSON request, or undefined. */
+  const signedBody = (
+    request: IncomingMessage,
+    raw: string,
+  ): Record<string, unknown> | undefined => {
+    const type = request.headers['content-type'] ?? '';
+    const signature = request.headers['x-slack-signature'];
+    const stamp = request.headers['x-slack-request-timestamp'];
+    if (!type.startsWith('application/json') || typeof signature !== 'string') return undefined;
+    const signed = isValidSlackRequest({
+      signingSecret: options.signingSecret,
+      body: raw,
+      headers: { 'x-slack-signature': signature, 'x-slack-request-timestamp': Number(stamp) },
+    });
+    if (!signed) return undefined;
+    try {
+      const body = JSON.parse(raw) as unknown;
+      return typeof body === 'object' && body !== null && !Array.isArray(body)
+        ? (body as Record<string, unknown>)
+        : undefined;
+    } catch {
+      // Malformed JSON: Bolt answers it (400) below.
+      return undefined;
+    }
+  };
+
+  const serve = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    let raw: string;
+    try {
+      // Bolt reads the buffered body from here (rawBody) instead of the spent stream.
+      raw = (
+        await HTTPModuleFunctions.bufferIncomingMessage(
+          request,
+          HTTPModuleFunctions.defaultBodyLimit,
+        )
+      ).rawBody.toString();
+    } catch (error) {
+      const tooLarge = HTTPModuleFunctions.isRawBodyError(error) && error.statusCode === 413;
+      response.writeHead(tooLarge ? 413 : 400).end();
+      return;
+    }
+    const body = signedBody(request, raw);
+    const recording = body ? options.intake(body) : undefined;
+    if (!recording) {
+      inner.requestListener(request, response);
+      return;
+    }
+    try {
+      await recording;
+      response.writeHead(200).end();
+    } catch (error) {
+      options.logger.error(
+        { event: 'slack.event_not_recorded', err: error },
+        'slack event not acknowledged',
+      );
+      response.writeHead(500).end();
+    }
+  };
+
   return {
     receiver: {
       init: (app: App) => inner.init(app),
@@ -35,7 +107,7 @@ export function createHttpReceiver(options: {
         response.writeHead(401, { 'content-type': 'text/plain' }).end();
         return;
       }
-      inner.requestListener(request, response);
+      void serve(request, response);
     },
   };
 }

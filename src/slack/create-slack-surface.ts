@@ -19,6 +19,7 @@ import { createChannelPacer } from './create-channel-pacer.js';
 import { createHttpReceiver } from './create-http-receiver.js';
 import { createInboxAcceptor } from '../inbox/create-inbox-acceptor.js';
 import { createInboxProcessor } from '../inbox/create-inbox-processor.js';
+import { createQuietGate } from '../inbox/create-quiet-gate.js';
 import { createSlackNames } from './create-slack-names.js';
 import { createSlackPoster } from './create-slack-poster.js';
 import { createSlashHandler } from './create-slash-handler.js';
@@ -29,7 +30,7 @@ import { createThreadHandler, type SessionTargetLookup } from './create-thread-h
 import { createFileReceiver } from './files/create-file-receiver.js';
 import { dedupeIds, isSlackInboxMessage, type SlackInboxMessage } from './slack-inbox-message.js';
 import { createThreadBindings } from './thread-bindings.js';
-import { toInboxMessage } from './to-inbox-message.js';
+import { inboxMessageOfBody } from './to-inbox-message.js';
 
 export interface SlackCredentials {
   readonly botToken: string;
@@ -85,6 +86,7 @@ export function createSlackSurface(options: {
     socket = createSocketReceiver({
       appToken: credentials.appToken ?? '',
       ...(credentials.apiUrl ? { slackApiUrl: credentials.apiUrl } : {}),
+      intake: (body) => intake(body),
       logger,
       slackLogger,
     });
@@ -92,6 +94,8 @@ export function createSlackSurface(options: {
   } else {
     const http = createHttpReceiver({
       signingSecret: credentials.signingSecret ?? '',
+      intake: (body) => intake(body),
+      logger,
       slackLogger,
     });
     receiver = http.receiver;
@@ -112,6 +116,8 @@ export function createSlackSurface(options: {
   const inbox = createInbox({
     dir: path.join(paths.inbox, 'slack'),
     validate: isSlackInboxMessage,
+    // The envelope's ack waits on this write: not behind the thread pool's queue (DESIGN §10).
+    synchronousWrites: true,
     logger,
   });
   const { ledger } = options;
@@ -180,21 +186,16 @@ export function createSlackSurface(options: {
     duplicate: ({ eventId, channel, ts }) => {
       events.record('slack.duplicate', { eventId, channel, messageTs: ts });
     },
+    // A burst is recorded and acknowledged first; handling it waits for a pause (DESIGN §10).
+    quiet: createQuietGate({ quietMs: 5, maxWaitMs: 250 }),
     logger,
   });
-  // Slack gets its acknowledgement once the reply is recorded (DESIGN §9).
-  const accept = (event: Record<string, unknown>, eventId: string): Promise<void> => {
-    const message = toInboxMessage(event, eventId, Date.now());
-    return message ? acceptor.accept(message) : Promise.resolve();
+  // Slack gets its acknowledgement once the reply is recorded (DESIGN §9). Thread replies are
+  // recorded straight from the body, before Bolt, which never sees them (DESIGN §10).
+  const intake = (body: Record<string, unknown>): Promise<void> | undefined => {
+    const message = inboxMessageOfBody(body, Date.now());
+    return message ? acceptor.accept(message) : undefined;
   };
-  for (const type of ['message', 'app_mention'] as const) {
-    app.event(type, async ({ event, body }) => {
-      await accept(
-        event as unknown as Record<string, unknown>,
-        String((body as { event_id?: unknown }).event_id ?? ''),
-      );
-    });
-  }
   app.command(config.slack.command, async ({ command, ack, respond }) => {
     const answer = await slash({
       text: command.text,

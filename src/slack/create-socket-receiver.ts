@@ -8,14 +8,24 @@ export interface SocketReceiver extends Receiver {
 }
 
 /**
- * Socket Mode, acknowledging an Events API envelope only after Bolt has run its listeners — which
- * record the message in the inbox. Bolt's own receiver acknowledges events before listeners run,
- * so a crash in between would lose an acknowledged message (DESIGN §9). Slash commands keep
+ * Takes an Events API body in before Bolt: returns a promise that settles once it is recorded
+ * durably (the envelope may then be acknowledged), or undefined when it is not one to record and
+ * Bolt should have it.
+ */
+export type SlackIntake = (body: Record<string, unknown>) => Promise<void> | undefined;
+
+/**
+ * Socket Mode. A thread reply is recorded in the inbox straight from the envelope and acknowledged
+ * as soon as that write is durable; Bolt never sees it, so the ack waits for one group-committed
+ * write rather than for Bolt's middleware run over every envelope of a burst (DESIGN §9, §10).
+ * Other Events API envelopes are acknowledged only after Bolt has run its listeners — Bolt's own
+ * receiver acknowledges before, so a crash in between would lose them. Slash commands keep
  * Bolt's behaviour: the handler acknowledges with its answer.
  */
 export function createSocketReceiver(options: {
   readonly appToken: string;
   readonly slackApiUrl?: string;
+  readonly intake: SlackIntake;
   readonly logger: Logger;
   readonly slackLogger: SlackLogger;
 }): SocketReceiver {
@@ -25,6 +35,14 @@ export function createSocketReceiver(options: {
     ...(options.slackApiUrl ? { clientOptions: { slackApiUrl: options.slackApiUrl } } : {}),
   });
   let app: App | undefined;
+
+  const notRecorded = (error: unknown): void => {
+    // Not acknowledged: Slack sends the event again, and the inbox dedupes what did get recorded.
+    options.logger.error(
+      { event: 'slack.event_not_recorded', err: error },
+      'slack event not acknowledged',
+    );
+  };
 
   client.on('slack_event', async (args: SlackEventArgs) => {
     if (!app) return;
@@ -41,14 +59,12 @@ export function createSocketReceiver(options: {
       return;
     }
     try {
-      await app.processEvent({ ...base, ack: async () => undefined } as ReceiverEvent);
+      const recording = options.intake(args.body);
+      if (recording) await recording;
+      else await app.processEvent({ ...base, ack: async () => undefined } as ReceiverEvent);
       await args.ack();
     } catch (error) {
-      // Not acknowledged: Slack sends the event again, and the inbox dedupes what did get recorded.
-      options.logger.error(
-        { event: 'slack.event_not_recorded', err: error },
-        'slack event not acknowledged',
-      );
+      notRecorded(error);
     }
   });
 

@@ -38,3 +38,18 @@ export function toInboxMessage(
     ...(files.length > 0 ? { files } : {}),
   };
 }
+
+/**
+ * The thread reply an Events API body (a Socket Mode envelope's payload, or the HTTP request's
+ * JSON) carries, read straight from the body so it can be recorded before Bolt sees it.
+ */
+export function inboxMessageOfBody(
+  body: Record<string, unknown>,
+  receivedAt: number,
+): SlackInboxMessage | undefined {
+  const event = body['event'];
+  const eventId = body['event_id'];
+  if (body['type'] !== 'event_callback' || typeof eventId !== 'string') return undefined;
+  if (typeof event !== 'object' || event === null || Array.isArray(event)) return undefined;
+  return toInboxMessage(event as Record<string, unknown>, eventId, receivedAt);
+}

@@ -16,6 +16,7 @@ import { createKeyedQueue } from '../concurrency/keyed-queue.js';
 import { pendingInboxEntries } from './pending-inbox-entries.js';
 import { createInboxFolderReader, type InboxFolderRead } from './read-inbox-folder.js';
 import { syncDir, writeFileAtomic } from './write-file-atomic.js';
+import { writeFileAtomicSync } from './write-file-atomic-sync.js';
 
 /**
  * Accepted, not yet delivered messages (DESIGN §9). A message is written here before its origin
@@ -51,6 +52,12 @@ export function createInbox<T>(options: {
   readonly validate: (value: unknown) => value is T;
   readonly logger: Logger;
   readonly clock?: () => number;
+  /**
+   * Write batches with synchronous calls (writeFileAtomicSync): for an intake whose
+   * acknowledgements must not wait behind the thread pool's queue (Slack, DESIGN §10). Off, the
+   * loop stays free while a batch is written, which serves many concurrent requests better.
+   */
+  readonly synchronousWrites?: boolean;
 }): Inbox<T> {
   const { dir, validate } = options;
   const clock = options.clock ?? Date.now;
@@ -100,11 +107,15 @@ export function createInbox<T>(options: {
         await ensurePrivateDir(dir);
         dirEnsured = true;
       }
-      await writeFileAtomic(fileOf(name), data).catch(async (error: unknown) => {
+      const write = async (): Promise<void> => {
+        if (options.synchronousWrites) writeFileAtomicSync(fileOf(name), data);
+        else await writeFileAtomic(fileOf(name), data);
+      };
+      await write().catch(async (error: unknown) => {
         if (errnoCode(error) !== 'ENOENT') throw error;
         // Someone removed the folder under us; recreate it once rather than lose the burst.
         await ensurePrivateDir(dir);
-        await writeFileAtomic(fileOf(name), data);
+        await write();
       });
     } catch (error) {
       // The rename may have landed before the failure; its messages were refused, and their

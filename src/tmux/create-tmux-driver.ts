@@ -38,13 +38,14 @@ export function createTmuxDriver(options: TmuxDriverOptions): TmuxDriver {
 
   /**
    * A pane that just died is marked dead a moment before tmux has reaped its process and knows
-   * the exit status; such a pane is asked about again briefly, so the status is not lost.
+   * the exit status; such a pane is asked about again for up to 3 s (a loaded machine reaps
+   * late), so the status is not lost.
    */
   const probe = async (name: string): Promise<SessionInfo> => {
     let info = await probeOnce(name);
     for (
       let tries = 0;
-      info.state === 'dead' && info.deadStatus === undefined && tries < 20;
+      info.state === 'dead' && info.deadStatus === undefined && tries < 60;
       tries += 1
     ) {
       await delay(50);

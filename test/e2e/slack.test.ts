@@ -347,6 +347,35 @@ describe('Slack end to end: the real Bolt app against the fake Slack', () => {
     expect(await good.text()).toContain('abc');
   });
 
+  it('HTTP mode records a signed thread reply before Bolt, answers 200 and delivers it; an unsigned one gets 401 and nothing', async () => {
+    slack = await startFakeSlack({ users: { [dana]: { name: 'dana' } } });
+    const port = await freePort();
+    await startServe(() => ({}), 'http', port);
+    const threadTs = await createAnnounced('web');
+    const url = `http://127.0.0.1:${port}/slack/events`;
+    const post = (text: string, secret: string) => {
+      const body = slack.eventsApiHttpBody(
+        slack.messageEvent({ channel, user: dana, text, threadTs }),
+      );
+      return fetch(url, {
+        method: 'POST',
+        body,
+        headers: signSlackRequest(secret, body, Math.floor(Date.now() / 1000)) as unknown as Record<
+          string,
+          string
+        >,
+      });
+    };
+    expect((await post('forged', 'wrong-secret')).status).toBe(401);
+    const good = await post('over http', 'shh-signing-secret');
+    expect(good.status).toBe(200);
+    const received = await eventually(
+      async () => ((await prompts(fixture)).length ? prompts(fixture) : undefined),
+      { timeoutMs: 15_000 },
+    );
+    expect(received.map((prompt) => prompt.split('\n\n')[1])).toEqual(['over http']);
+  });
+
   it('serve killed with SIGKILL after acknowledging a burst delivers every message once after restart', async () => {
     slack = await startFakeSlack({ users: { [dana]: { name: 'dana' } } });
     await startServe();

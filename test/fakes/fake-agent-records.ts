@@ -45,6 +45,13 @@ export type EventRecord = EventBase &
     | { event: 'interrupt'; key: 'escape' | 'ctrl-c'; turnActive: boolean }
     | { event: 'exit'; code: number; reason: string }
     | { event: 'refused'; message: string; code: number }
+    | { event: 'trust_dialog' | 'permission_dialog' }
+    | {
+        event: 'trust_dialog_key' | 'permission_dialog_key';
+        bytes: number;
+        yes: boolean;
+        refused: boolean;
+      }
     | { event: 'dialog_key'; bytes: number }
     | {
         event: 'permission_answer';

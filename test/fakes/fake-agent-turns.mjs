@@ -9,6 +9,7 @@ import { runToolCalls } from './fake-agent-tools.mjs';
  * @typedef {{ sessionId: string, transcriptPath: string, cwd: string, hooks: HookRunner,
  *   turnMs: number, echo: (text: string) => void, say: (text: string) => void,
  *   restore?: (prompt: string) => void,
+ *   askPermission?: (command: string) => Promise<boolean>,
  *   exit: () => void, idlePromptMs?: number,
  *   record?: (event: string, fields: Record<string, unknown>) => void,
  *   openDialog?: (onKey: ((key: string) => void) | undefined) => void }} TurnOptions
@@ -84,6 +85,8 @@ export function createTurns(options) {
       openDialog: options.openDialog ?? (() => undefined),
     });
     await runScriptedTools(prompt, turn);
+    const asked = /^FAKE:dialog (.+)$/m.exec(prompt)?.[1];
+    const allowed = asked === undefined ? undefined : await options.askPermission?.(asked);
     // A line `FAKE:turn-ms <n>` makes this one turn last that long (the boot turn stays quick).
     const slow = /^FAKE:turn-ms (\d+)$/m.exec(prompt);
     await turn.wait(slow ? Number(slow[1]) : options.turnMs);
@@ -94,7 +97,11 @@ export function createTurns(options) {
       options.say('⎿  Interrupted');
       return;
     }
-    const text = [`echo: ${prompt.split('\n')[0] ?? ''}`, ...toolResults].join('\n');
+    const text = [
+      `echo: ${prompt.split('\n')[0] ?? ''}`,
+      ...toolResults,
+      ...(allowed === undefined ? [] : [allowed ? `ran ${asked}` : `${asked} refused`]),
+    ].join('\n');
     const content = [{ type: 'text', text }];
     appendJsonLine(options.transcriptPath, transcriptLine(options.sessionId, 'assistant', content));
     options.say(`● ${shorten(text)}`);

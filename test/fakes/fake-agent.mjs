@@ -16,6 +16,11 @@
  * default 0, recorded as an `enter_absorbed` event).
  * FAKE_AGENT_IDLE_PROMPT_MS (Claude Code's `idle_prompt` Notification this long after each
  * answer, unless a prompt comes first; Claude Code waits 60 s; default 0 = never).
+ * FAKE_AGENT_TRUST_DIALOG=1 shows Claude Code's trust dialog before SessionStart
+ * (fake-agent-dialogs.mjs): `1` or Enter trusts, `2` or Escape exits 1, a paste is dropped.
+ * A prompt line `FAKE:dialog <command>` shows Claude Code's permission dialog for that command
+ * (no input box; it takes every key; `1` or Enter says Yes, `3` or Escape No) before the answer;
+ * unlike Claude Code it still ends a turn whose tool was refused with a Stop.
  * A prompt with a line `FAKE:notify` also fires a permission Notification; one containing
  * `FAKE:exit` makes the agent exit 0 once that turn is answered; `FAKE:turn-ms <n>` makes that
  * turn last n ms. `FAKE:tool <Tool> <arg>` lines ask for permission through the PermissionRequest
@@ -30,6 +35,7 @@ import { clearTimeout, setTimeout } from 'node:timers';
 import { parseAgentArgs } from './fake-agent-args.mjs';
 import { openConversation } from './fake-agent-conversation.mjs';
 import { createHookRunner } from './fake-agent-hooks.mjs';
+import { openPermissionDialog, openTrustDialog } from './fake-agent-dialogs.mjs';
 import { createInputReader } from './fake-agent-input.mjs';
 import { appendJsonLine } from './fake-agent-jsonl.mjs';
 import { createTurns } from './fake-agent-turns.mjs';
@@ -172,6 +178,16 @@ const turns = createTurns({
     drawBox();
   },
   exit: () => exit(0, 'FAKE:exit'),
+  askPermission: async (command) => {
+    dialog = openPermissionDialog(command, {
+      write: (text) => stdout.write(text),
+      record: recordEvent,
+    });
+    const yes = await dialog.answered;
+    dialog = undefined;
+    drawBox();
+    return yes;
+  },
   idlePromptMs: readMs('FAKE_AGENT_IDLE_PROMPT_MS', 0),
   record: recordEvent,
   openDialog: (onKey) => {
@@ -258,12 +274,19 @@ function apply(effects) {
 }
 
 let ready = false;
+/** A dialog on screen (trust, permission): it takes every key. */
+/** @type {import('./fake-agent-dialogs.mjs').Dialog | undefined} */
+let dialog;
 const decoder = new StringDecoder('utf8');
 /** @type {ReturnType<typeof setTimeout> | undefined} */
 let escapeTimer;
 if (stdin.isTTY) stdin.setRawMode(true);
 stdin.on('data', (/** @type {Buffer} */ chunk) => {
   // Like a TUI that has not drawn its input box yet: early keystrokes are lost, not queued.
+  if (dialog) {
+    dialog.feed(chunk.toString('utf8'));
+    return;
+  }
   if (!ready) {
     recordEvent('dropped', { bytes: chunk.length });
     return;
@@ -295,7 +318,12 @@ stdout.write('\x1b[?2004h');
 stdout.write(`fake-agent · session ${currentSessionId} (${opened.source}) · starting…\r\n`);
 recordEvent('started', { source: opened.source });
 
-setTimeout(() => {
+setTimeout(async () => {
+  if (process.env.FAKE_AGENT_TRUST_DIALOG === '1') {
+    dialog = openTrustDialog({ write: (text) => stdout.write(text), record: recordEvent });
+    if (!(await dialog.answered)) exit(1, 'trust refused');
+    dialog = undefined;
+  }
   ready = true;
   recordEvent('ready');
   stdout.write('ready\r\n');

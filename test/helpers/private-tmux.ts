@@ -105,7 +105,12 @@ function isZombie(pid: number): boolean {
     stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   } catch (error) {
     // No /proc (not Linux), or the process was reaped just now: kill(0) already answered.
-    if (error instanceof Error && 'code' in error && error.code === 'ENOENT') return false;
+    if (
+      error instanceof Error &&
+      'code' in error &&
+      ['ENOENT', 'ESRCH'].includes(String(error.code))
+    )
+      return false;
     throw error;
   }
   return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { execa, type ResultPromise } from 'execa';
@@ -99,6 +99,7 @@ export async function createServeFixture(
     agentHome,
     stateRoot,
     async start() {
+      const startsBefore = await countStarts(stateRoot);
       serve = execa(process.execPath, [binPath, 'serve', '--config', configPath], {
         env,
         reject: false,
@@ -121,6 +122,11 @@ export async function createServeFixture(
         },
         { timeoutMs: 20_000, what: 'serve to answer on its socket' },
       );
+      // The socket answers first (the CLI works while serve starts); its listeners come after.
+      await eventually(async () => !((await countStarts(stateRoot)) <= startsBefore), {
+        timeoutMs: 20_000,
+        what: 'serve.started: every listener up',
+      });
     },
     async kill(signal) {
       if (!serve) return undefined;
@@ -175,4 +181,14 @@ export async function waitForTurns(
     },
     { timeoutMs: 20_000, what: `${ref} to finish ${turns} turn(s)` },
   );
+}
+
+/** How many times serve has recorded `serve.started` in this state root's event log. */
+async function countStarts(stateRoot: string): Promise<number> {
+  const file = path.join(stateRoot, 'events.jsonl');
+  // A test may make the log a FIFO or a folder (fault tests): reading it would hang or fail.
+  const kind = await lstat(file).catch(() => undefined);
+  if (kind !== undefined && !kind.isFile()) return Number.NaN;
+  const text = await readFile(file, 'utf8').catch(() => '');
+  return text.split('\n').filter((line) => line.includes('"event":"serve.started"')).length;
 }

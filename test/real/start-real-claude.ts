@@ -1,9 +1,12 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { execa } from 'execa';
+import { standingTarget } from '../../src/refs.js';
 import type { LoggedEvent } from '../../src/state/event-log.js';
 import { readEvents } from '../helpers/read-events.js';
 import { eventually } from '../helpers/eventually.js';
-import { createServeFixture, type ServeFixture } from '../helpers/run-serve.js';
+import { createServeFixture, type CliResult, type ServeFixture } from '../helpers/run-serve.js';
 import {
   startFakeAnthropic,
   type FakeAnthropic,
@@ -26,45 +29,82 @@ export interface RealClaude {
   requestWith(text: string, timeoutMs?: number): Promise<RecordedRequest>;
   /** The events of `<state>/events.jsonl` so far. */
   events(): Promise<LoggedEvent[]>;
+  /** `capture-pane -p` of a standing session's pane, trailing blank lines removed. */
+  screen(name: string): Promise<string>;
+  waitForScreen(name: string, pattern: RegExp, timeoutMs?: number): Promise<string>;
+  /** Keys pressed in a standing session's pane, as a person attached to it would. */
+  keys(name: string, ...keys: string[]): Promise<void>;
   dispose(): Promise<void>;
 }
 
-export async function startRealClaude(
-  options: {
-    /** More of serve's config (Slack, permissions), laid over the tier's own. */
-    readonly config?: Record<string, unknown>;
-    /** serve's environment (Slack tokens and the fake Slack's URL). */
-    readonly env?: Record<string, string>;
-  } = {},
-): Promise<RealClaude> {
+export interface RealClaudeOptions {
+  /** Overrides of the product's delivery defaults (e.g. a short readyTimeoutMs). */
+  readonly delivery?: Readonly<Record<string, number>>;
+  /**
+   * Claude Code gets its environment (HOME, ANTHROPIC_*) from serve's, as a user's would, instead
+   * of through an `env NAME=value` harness command; `path` is put in front of serve's PATH.
+   */
+  readonly throughServeEnv?: { readonly path: readonly string[] };
+  /** Runs before serve starts, once the fixture's folders and tmux socket are known. */
+  readonly beforeServe?: (serve: ServeFixture) => Promise<void>;
+  /** More of serve's config (Slack, permissions), laid over the tier's own. */
+  readonly config?: Record<string, unknown>;
+  /** serve's environment (Slack tokens and the fake Slack's URL). */
+  readonly env?: Record<string, string>;
+}
+
+export async function startRealClaude(options: RealClaudeOptions = {}): Promise<RealClaude> {
   const fake = await startFakeAnthropic();
   const binary = claudeCodeBinary();
-  let home = '';
+  const dir = await mkdtemp(path.join(tmpdir(), 'loop-real-home-'));
+  const home = path.join(dir, 'claude-home');
+  const env = claudeEnv({ home, baseUrl: fake.url });
+  const viaServe = options.throughServeEnv;
   const serve = await createServeFixture(
-    ({ dir }) => {
-      home = path.join(dir, 'claude-home');
-      const env = claudeEnv({ home, baseUrl: fake.url });
-      return {
-        harnesses: {
-          claude: {
-            kind: 'claude',
-            command: 'env',
-            args: [...Object.entries(env).map(([name, value]) => `${name}=${value}`), binary],
+    () => ({
+      harnesses: {
+        claude: viaServe
+          ? { kind: 'claude', command: binary }
+          : {
+              kind: 'claude',
+              command: 'env',
+              args: [...Object.entries(env).map(([name, value]) => `${name}=${value}`), binary],
+            },
+      },
+      defaults: { harness: 'claude', cwd: 'work' },
+      standing: { autoStart: true, allowedRoots: ['work', 'untrusted'], sessions: [] },
+      // The product's defaults: the tier measures what a user gets, not a tuned test setup.
+      delivery: { ...options.delivery },
+      ...options.config,
+    }),
+    viaServe
+      ? {
+          env: {
+            ...options.env,
+            ...env,
+            PATH: [...viaServe.path, ...(process.env['PATH'] ?? '').split(':')].join(':'),
           },
-        },
-        defaults: { harness: 'claude', cwd: 'work' },
-        // The product's defaults: the tier measures what a user gets, not a tuned test setup.
-        delivery: {},
-        ...options.config,
-      };
-    },
-    { ...(options.env ? { env: options.env } : {}) },
+        }
+      : { ...(options.env ? { env: options.env } : {}) },
   );
   const work = path.join(serve.dir, 'work');
   const untrusted = path.join(serve.dir, 'untrusted');
   await mkdir(untrusted, { recursive: true });
   await seedClaudeHome({ home, trusted: [work] });
+  await options.beforeServe?.(serve);
   await serve.start();
+
+  const screen = async (name: string): Promise<string> =>
+    (
+      await execa('tmux', [
+        '-L',
+        serve.socket,
+        'capture-pane',
+        '-p',
+        '-t',
+        `=${standingTarget(name)}:`,
+      ])
+    ).stdout.replace(/\n+$/, '');
 
   return {
     serve,
@@ -79,9 +119,31 @@ export async function startRealClaude(
       );
     },
     events: () => readEvents(path.join(serve.stateRoot, 'events.jsonl')),
+    screen,
+    waitForScreen(name, pattern, timeoutMs = 30_000) {
+      return eventually(
+        async () => {
+          const shown = await screen(name);
+          return pattern.test(shown) ? shown : undefined;
+        },
+        { timeoutMs, intervalMs: 100, what: `${name}'s screen to show ${String(pattern)}` },
+      );
+    },
+    async keys(name, ...keys) {
+      await execa('tmux', [
+        '-L',
+        serve.socket,
+        'send-keys',
+        '-t',
+        `=${standingTarget(name)}:`,
+        ...keys,
+      ]);
+    },
     async dispose() {
       await serve.dispose();
       await fake.close();
+      // Claude Code may still be writing into its HOME as it exits.
+      await rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
     },
   };
 }
@@ -108,6 +170,34 @@ export function eventMatching(
   matches: (event: LoggedEvent) => boolean,
   what: string,
   timeoutMs = 30_000,
+  since = 0,
 ): Promise<LoggedEvent> {
-  return eventually(async () => (await claude.events()).find(matches), { timeoutMs, what });
+  return eventually(async () => (await claude.events()).slice(since).find(matches), {
+    timeoutMs,
+    what,
+  });
+}
+
+/** The delivery id a `say` printed (`… (delivery <id>…`). */
+export function deliveryIdOf(said: CliResult): string {
+  const id = /\(delivery ([0-9a-f-]{36})/.exec(said.stdout)?.[1];
+  if (!id) throw new Error(`no delivery id in ${JSON.stringify(said.stdout)} ${said.stderr}`);
+  return id;
+}
+
+/** The final outcome of a delivery, once the event log has one. */
+export async function finalOutcome(
+  claude: RealClaude,
+  deliveryId: string,
+  timeoutMs = 60_000,
+): Promise<string> {
+  const final = await eventMatching(
+    claude,
+    (event) =>
+      event['deliveryId'] === deliveryId &&
+      ['delivery.delivered', 'delivery.unconfirmed', 'delivery.failed'].includes(event.event),
+    `the final outcome of delivery ${deliveryId}`,
+    timeoutMs,
+  );
+  return final.event;
 }

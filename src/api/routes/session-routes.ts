@@ -1,7 +1,9 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import type { ConfirmationTracker } from '../../delivery/confirmation-tracker.js';
 import type { AgentStates } from '../../delivery/agent-states.js';
 import { asLoopError, LoopError } from '../../errors.js';
 import { claudeHookAnswer } from '../../harness/claude-hook-answer.js';
+import { readInjectedPrompts } from '../../harness/read-injected-prompts.js';
 import { readLastAssistantMessage } from '../../harness/read-last-assistant-message.js';
 import type { Logger } from '../../log/create-logger.js';
 import { notificationNotice } from '../../replies/notification-notice.js';
@@ -15,6 +17,9 @@ import type { PermissionHook } from '../../permissions/create-permission-hook.js
 export interface SessionDirectory {
   sessionForToken(token: string): Promise<{ ref: string; tmuxName: string } | undefined>;
 }
+
+/** When to read a Stop's transcript for injected messages: at once, then a little later. */
+const injectedRereadsMs = [0, 200, 400, 800];
 
 export const hookEvents = [
   'SessionStart',
@@ -93,6 +98,29 @@ export function sessionRoutes(options: {
   const toolName = (payload: Record<string, unknown>): string =>
     typeof payload['tool_name'] === 'string' ? payload['tool_name'] : 'tool';
 
+  /** A delivery whose tag the turn's transcript shows injected is confirmed (DESIGN §4 step 8). */
+  const confirmInjected = async (
+    session: { ref: string; tmuxName: string },
+    transcriptPath: unknown,
+  ): Promise<void> => {
+    try {
+      // Claude Code writes its transcript behind the hooks: the attachment can land just after
+      // the Stop, so the end is read again a few times while a delivery is still pending.
+      for (const wait of injectedRereadsMs) {
+        if (wait > 0) await delay(wait);
+        for (const prompt of await readInjectedPrompts(transcriptPath)) {
+          confirmations.report(session.tmuxName, prompt);
+        }
+        if (confirmations.pendingTags(session.tmuxName).size === 0) return;
+      }
+    } catch (error) {
+      logger.warn(
+        { event: 'hook.transcript_unreadable', ref: session.ref, code: asLoopError(error).code },
+        'injected messages not looked for: the Stop hook named a transcript that cannot be read',
+      );
+    }
+  };
+
   const caller = async (token: string | undefined) => {
     if (!token) {
       throw new LoopError(
@@ -131,6 +159,10 @@ export function sessionRoutes(options: {
     Stop: async (session, payload) => {
       options.endPermissionRequests?.(session.ref);
       readiness.signal(session.tmuxName, 'stop', session.ref);
+      // Messages typed into this turn that it took in as a system message (no UserPromptSubmit).
+      if (confirmations.pendingTags(session.tmuxName).size > 0) {
+        void confirmInjected(session, payload['transcript_path']);
+      }
       // The hook must return at once: reading the transcript (a path the payload chose) and
       // posting (which may wait on Slack's pace) both happen after the answer.
       void replyToStop(session.ref, payload);

@@ -1,4 +1,5 @@
 import { chmod, mkdir, readFile, utimes, writeFile } from 'node:fs/promises';
+import { claudeHooksVersion } from '../../../src/harness/claude-settings.js';
 import { createServer, type Server } from 'node:net';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -238,6 +239,49 @@ describe('the-loop doctor against the fake Slack and the fake GitHub', () => {
     expect(result.status('cwd:made')).toBe('fail');
     expect(result.check('cwd:made')?.remedy).toContain('the-loop standing delete made');
     expect(await readFile(stale, 'utf8')).toBe('{');
+  });
+
+  it('a running session started with older hooks warns, naming it and the restart', async () => {
+    const standing = path.join(dir.path, 'state', 'standing');
+    await mkdir(standing, { recursive: true, mode: 0o700 });
+    const record = (name: string, hooksVersion: string) => ({
+      version: 1,
+      name,
+      source: 'created',
+      status: 'running',
+      createdAt: '2026-01-01T00:00:00.000Z',
+      startedAt: '2026-01-01T00:00:00.000Z',
+      tmuxName: `loop-standing-${name}`,
+      token: 'a'.repeat(64),
+      hooksVersion,
+      definition: {
+        name,
+        description: '',
+        harness: 'claude',
+        args: [],
+        cwd: dir.path,
+        autoStart: false,
+        slack: false,
+      },
+    });
+    await writeFile(path.join(standing, 'old.json'), JSON.stringify(record('old', 'shim-0')), {
+      mode: 0o600,
+    });
+    await writeFile(
+      path.join(standing, 'new.json'),
+      JSON.stringify(record('new', claudeHooksVersion())),
+      { mode: 0o600 },
+    );
+    const result = await report({ PATH: process.env['PATH'] ?? '' });
+    expect(result.status('hooks')).toBe('warn');
+    expect(result.check('hooks')?.message).toContain('`old`');
+    expect(result.check('hooks')?.message).not.toContain('`new`');
+    expect(result.check('hooks')?.remedy).toContain('the-loop standing restart old');
+  });
+
+  it('no running session with old hooks: the hooks line is ok', async () => {
+    const result = await report({ PATH: process.env['PATH'] ?? '' });
+    expect(result.status('hooks')).toBe('ok');
   });
 
   it('the state root: private passes, a folder or file open to others fails', async () => {

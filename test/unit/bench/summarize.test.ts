@@ -51,6 +51,8 @@ describe('summarize', () => {
       'scale_list_ms',
       'scale_list_ratio',
       'startup_ms',
+      'startup_empty_ms',
+      'startup_ratio',
       'hooks_shim_p50_ms',
       'hooks_shim_p99_ms',
       'hooks_curl_p50_ms',
@@ -72,9 +74,11 @@ describe('judgeTargets', () => {
     webhook_per_s: 500,
     webhook_judged: 2_000,
     webhook_deliveries: 2_000,
-    scale_rss_mb: 150,
-    scale_list_ratio: 5,
+    scale_rss_mb: 120,
+    scale_list_ratio: 2,
+    startup_ratio: 2,
     hooks_shim_p50_ratio: 2,
+    real_say_p50_ratio: 1.5,
   };
 
   it('meets every target exactly at its limit', () => {
@@ -89,12 +93,34 @@ describe('judgeTargets', () => {
     ['burst_ack_p99', { burst_ack_p99_ms: 100.5 }],
     ['webhook_per_s', { webhook_per_s: 499 }],
     ['webhook_all_judged', { webhook_judged: 1_999 }],
-    ['scale_rss', { scale_rss_mb: 150.1 }],
-    ['scale_list', { scale_list_ratio: 5.2 }],
+    ['scale_rss', { scale_rss_mb: 120.1 }],
+    ['scale_list', { scale_list_ratio: 2.01 }],
+    ['startup_bindings', { startup_ratio: 2.01 }],
+    ['startup_bindings', { startup_ratio: null }],
     ['scale_list', { scale_list_ratio: null }],
     ['hooks_p50', { hooks_shim_p50_ratio: 2.01 }],
+    ['real_say_p50', { real_say_p50_ratio: 1.51 }],
   ])('misses %s', (target, change) => {
     expect(judgeTargets({ ...passing, ...change })[target]).toBe(false);
+  });
+});
+
+describe('summarize, start-up', () => {
+  it('judges start-up with bindings against the one without, in the same run', () => {
+    const scale = {
+      sessions: 2,
+      bindings: 10,
+      startupMs: 900,
+      startupEmptyMs: 600,
+      idleRssMb: 80,
+      rssMb: 100,
+      peakRssMb: 110,
+      listApiMs: 8,
+      listCliMs: 300,
+      cliFloorMs: 200,
+    };
+    const figures = summarize({ quick: false, submitDelayMs: 30, floor, scale, durationS: 1 });
+    expect(figures).toMatchObject({ startup_ratio: 1.5, scale_list_ratio: 1.6 });
   });
 });
 
@@ -106,7 +132,7 @@ describe('formatReport', () => {
     );
     expect(report).toMatch(/^floor_p50_ms\s+5$/m);
     expect(report).toMatch(/^burst_lost\s+—$/m);
-    expect(report).toMatch(/^deliver_p50\s+deliver_p50_ratio = 9\.5\s+≤ 1\.0 × floor\s+MISSED$/m);
-    expect(report).toMatch(/^burst_lossless\s+burst_lost = —\s+0 lost\s+met$/m);
+    expect(report).toMatch(/^deliver_p50\s+deliver_p50_ratio = 9\.5\s+≤ 1\.0 × floor\s+FAIL$/m);
+    expect(report).toMatch(/^burst_lossless\s+burst_lost = —\s+0 lost\s+PASS$/m);
   });
 });

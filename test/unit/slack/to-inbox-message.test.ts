@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toInboxMessage } from '../../../src/slack/to-inbox-message.js';
+import { inboxMessageOfBody, toInboxMessage } from '../../../src/slack/to-inbox-message.js';
 import { dedupeIds, isSlackInboxMessage } from '../../../src/slack/slack-inbox-message.js';
 import { bindingKey } from '../../../src/slack/thread-bindings.js';
 
@@ -27,6 +27,21 @@ describe('toInboxMessage', () => {
     const message = toInboxMessage(event as Record<string, unknown>, 'Ev1', 5);
     expect(message !== undefined).toBe(accepted);
     if (message) expect(isSlackInboxMessage(message)).toBe(true);
+  });
+
+  it.each([
+    ['an event callback', { type: 'event_callback', event_id: 'Ev1', event: base }, true],
+    ['no event id', { type: 'event_callback', event: base }, false],
+    ['another envelope type', { type: 'url_verification', event_id: 'Ev1', event: base }, false],
+    [
+      'an event that is not an object',
+      { type: 'event_callback', event_id: 'Ev1', event: [] },
+      false,
+    ],
+  ])('an Events API body: %s → %s', (_label, body, accepted) => {
+    const message = inboxMessageOfBody(body as Record<string, unknown>, 5);
+    expect(message !== undefined).toBe(accepted);
+    if (message) expect(message).toMatchObject({ eventId: 'Ev1', ts: '2.0', threadTs: '1.0' });
   });
 
   it('a message and its app_mention twin share a dedupe id; a retry shares the event id', () => {

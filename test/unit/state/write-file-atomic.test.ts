@@ -2,6 +2,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { writeFileAtomic } from '../../../src/state/write-file-atomic.js';
+import { writeFileAtomicSync } from '../../../src/state/write-file-atomic-sync.js';
 import { makeTempDir, modeOf, type TempDir } from '../../helpers/fs-fixtures.js';
 
 let temp: TempDir;
@@ -38,5 +39,24 @@ describe('writeFileAtomic', () => {
     );
     await expect(writeFileAtomic(target, 'x')).rejects.toThrow();
     expect((await readdir(temp.path)).sort()).toEqual(['dir-in-the-way', 'keep']);
+  });
+});
+
+describe('writeFileAtomicSync', () => {
+  it('replaces a file, mode 0600, and leaves no temp file', async () => {
+    const file = path.join(temp.path, 'c.json');
+    await writeFile(file, 'old');
+    writeFileAtomicSync(file, 'new ✓');
+    expect(await readFile(file, 'utf8')).toBe('new ✓');
+    expect(await readdir(temp.path)).toEqual(['c.json']);
+    expect(await modeOf(file)).toBe(0o600);
+  });
+
+  it('cleans up its temp file when the rename fails, and says so', async () => {
+    const target = path.join(temp.path, 'dir-in-the-way');
+    const { mkdir } = await import('node:fs/promises');
+    await mkdir(path.join(target, 'child'), { recursive: true });
+    expect(() => writeFileAtomicSync(target, 'x')).toThrow();
+    expect(await readdir(temp.path)).toEqual(['dir-in-the-way']);
   });
 });

@@ -1,0 +1,39 @@
+import { readRegularFile } from '../state/read-regular-file.js';
+
+/** Only the end of a transcript matters: the turn that just ended. */
+const tailBytes = 1024 * 1024;
+
+/**
+ * The prompts Claude Code injected into a running turn, from the end of its transcript. A message
+ * typed while a tool call was under way goes into that turn as a system message, and no
+ * UserPromptSubmit ever fires for it; the transcript records it as a `queued_command` attachment
+ * whose `prompt` is the text as submitted — delivery tag and all (test/real/FINDINGS.md (c) 2).
+ * Like readLastAssistantMessage, only a regular file is read, and only its last MiB.
+ */
+export async function readInjectedPrompts(transcriptPath: unknown): Promise<string[]> {
+  if (typeof transcriptPath !== 'string' || transcriptPath === '') return [];
+  const text = await readRegularFile(transcriptPath, { maxBytes: tailBytes, tail: true });
+  if (text === undefined) return [];
+  return text.split('\n').flatMap((line) => {
+    const prompt = injectedPrompt(line);
+    return prompt === undefined ? [] : [prompt];
+  });
+}
+
+export function injectedPrompt(line: string): string | undefined {
+  if (!line.includes('queued_command')) return undefined;
+  let entry: unknown;
+  try {
+    entry = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if (!isRecord(entry) || entry['type'] !== 'attachment') return undefined;
+  const attachment = entry['attachment'];
+  if (!isRecord(attachment) || attachment['type'] !== 'queued_command') return undefined;
+  return typeof attachment['prompt'] === 'string' ? attachment['prompt'] : undefined;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,76 @@
+// @ts-check
+
+/** Claude Code 2.1's trust dialog, as far as the-loop reads it (test/real/FINDINGS.md (a)). */
+const TRUST_DIALOG = [
+  '────────────────────────────────────────────────────────────────',
+  ' Accessing workspace:',
+  '',
+  ' Quick safety check: Is this a project you created or one you trust?',
+  '',
+  ' ❯ 1. Yes, I trust this folder',
+  '   2. No, exit',
+  '',
+  ' Enter to confirm · Esc to cancel',
+];
+
+/** Its permission dialog for a Bash command; the input box is gone while it shows. */
+const permissionDialog = (/** @type {string} */ command) => [
+  '────────────────────────────────────────────────────────────────',
+  ' Bash command',
+  '',
+  `   ${command}`,
+  '',
+  ' Do you want to proceed?',
+  ' ❯ 1. Yes',
+  '   2. Yes, and don’t ask again',
+  '   3. No',
+  '',
+  ' Esc to cancel · Tab to amend · ctrl+e to explain',
+];
+
+/**
+ * @typedef {{ write: (text: string) => void, record: (event: string, fields?: Record<string, unknown>) => void }} DialogIo
+ * @typedef {{ answered: Promise<boolean>, feed: (chunk: string) => void }} Dialog
+ */
+
+/**
+ * A dialog as Claude Code shows one: it takes every key, a bracketed paste is dropped whole, `1`
+ * or Enter picks "Yes", `2` (trust) / `3` (permission) or Escape picks "No". Resolves true for Yes.
+ * Input goes to `feed` while it shows; the screen is redrawn once it is answered.
+ *
+ * @param {'trust' | 'permission'} kind
+ * @param {string[]} lines
+ * @param {DialogIo} io
+ * @returns {Dialog}
+ */
+function openDialog(kind, lines, io) {
+  /** @type {(yes: boolean) => void} */
+  let settle = () => undefined;
+  const answered = new Promise((resolve) => (settle = resolve));
+  // The box line goes: the dialog replaces it at the bottom of the screen.
+  io.write(`\r\x1b[2K${lines.join('\r\n')}\r\n`);
+  io.record(`${kind}_dialog`);
+  const no = kind === 'trust' ? '2' : '3';
+  let done = false;
+  return {
+    answered: /** @type {Promise<boolean>} */ (answered),
+    feed(chunk) {
+      if (done) return;
+      const key = chunk.startsWith('\x1b[200~') ? '' : chunk;
+      const yes = key === '1' || key === '\r' || key === '\n';
+      const refused = key === no || key === '\x1b';
+      io.record(`${kind}_dialog_key`, { bytes: chunk.length, yes, refused });
+      if (!yes && !refused) return;
+      done = true;
+      io.write('\x1b[2J\x1b[H');
+      settle(yes);
+    },
+  };
+}
+
+/** The trust dialog before SessionStart. @param {DialogIo} io */
+export const openTrustDialog = (io) => openDialog('trust', TRUST_DIALOG, io);
+
+/** The permission dialog of a tool call. @param {string} command @param {DialogIo} io */
+export const openPermissionDialog = (command, io) =>
+  openDialog('permission', permissionDialog(command), io);
