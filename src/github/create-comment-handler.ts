@@ -60,7 +60,14 @@ export function createCommentHandler(options: {
     }
   };
 
-  return async (comment: GithubComment): Promise<CommentOutcome> => {
+  /**
+   * `done` marks the comment's inbox entry done; it is called as soon as a delivery's outcome is
+   * known, before the comment is reacted to or answered (see inbox/finish-once.ts).
+   */
+  return async (
+    comment: GithubComment,
+    done: () => Promise<void> = async () => undefined,
+  ): Promise<CommentOutcome> => {
     const ref = workItemRef(comment.item);
     if (isBot(comment.author) || carriesMarker(comment.body)) return 'ignored-bot';
     const address = parseAddress(comment.body);
@@ -137,19 +144,21 @@ export function createCommentHandler(options: {
         await quietly('react', () => actions.react(comment, 'rocket'));
         return 'stopped';
       }
-      const result = await delivery.deliver({
-        ref,
-        text: comment.body,
-        origin: {
-          surface: 'github',
-          actor: comment.author.login,
-          workItem: ref.replace(/^github:/, ''),
-        },
-        ids: {
-          githubCommentId: String(comment.commentId),
-          ...(comment.deliveryId ? { githubDeliveryId: comment.deliveryId } : {}),
-        },
-      });
+      const result = await delivery
+        .deliver({
+          ref,
+          text: comment.body,
+          origin: {
+            surface: 'github',
+            actor: comment.author.login,
+            workItem: ref.replace(/^github:/, ''),
+          },
+          ids: {
+            githubCommentId: String(comment.commentId),
+            ...(comment.deliveryId ? { githubDeliveryId: comment.deliveryId } : {}),
+          },
+        })
+        .finally(done);
       if (result.outcome === 'delivered')
         await quietly('react', () => actions.react(comment, 'rocket'));
       return 'delivered';

@@ -7,10 +7,8 @@ import type { Logger } from '../log/create-logger.js';
 import type { PermissionRegistry } from '../permissions/create-permission-registry.js';
 import type { ReplySink } from '../replies/reply-router.js';
 import { workItemRef } from '../refs.js';
-import { createInboxAcceptor } from '../inbox/create-inbox-acceptor.js';
-import { createInboxProcessor } from '../inbox/create-inbox-processor.js';
+import { createIntake } from '../inbox/create-intake.js';
 import type { DedupeLedger } from '../state/create-dedupe-ledger.js';
-import { createInbox } from '../state/create-inbox.js';
 import type { StatePaths } from '../state/state-paths.js';
 import type { WorkItemService } from '../workitems/create-workitem-service.js';
 import { createCommentHandler } from './create-comment-handler.js';
@@ -79,43 +77,29 @@ export function createGithubSurface(options: {
     logger,
     ...(permissions ? { permissions } : {}),
   });
-  const inbox = createInbox({
+  const { ledger } = options;
+  const intake = createIntake<GithubComment>({
     dir: path.join(paths.inbox, 'github'),
     validate: isGithubComment,
-    logger,
-  });
-  const { ledger } = options;
-  const processor = createInboxProcessor<GithubComment>({
-    laneOf: (comment) => workItemRef(comment.item).toLowerCase(),
-    handle: async (entry) => {
-      try {
-        const outcome = await handle(entry.value);
-        events.record('github.handled', {
-          outcome,
-          workItem: workItemRef(entry.value.item),
-          commentId: entry.value.commentId,
-          source: entry.value.source,
-        });
-      } finally {
-        await inbox.done(entry.key);
-      }
-    },
-    logger,
-  });
-
-  const acceptor = createInboxAcceptor<GithubComment>({
-    inbox,
     ledger,
     idsOf: commentDedupeIds,
     laneOf: (comment) => workItemRef(comment.item).toLowerCase(),
-    handOn: (entry) => processor.submit(entry),
+    handle: async (comment, done) => {
+      const outcome = await handle(comment, done);
+      events.record('github.handled', {
+        outcome,
+        workItem: workItemRef(comment.item),
+        commentId: comment.commentId,
+        source: comment.source,
+      });
+    },
     duplicate: (comment) => {
       events.record('github.duplicate', { commentId: comment.commentId, source: comment.source });
     },
     logger,
   });
   // A delivery is answered once its comment is recorded; judging it comes after.
-  const accept = (comment: GithubComment): Promise<void> => acceptor.accept(comment);
+  const accept = (comment: GithubComment): Promise<void> => intake.accept(comment);
 
   const poller = plan.poll
     ? createPoller({
@@ -141,14 +125,14 @@ export function createGithubSurface(options: {
           }
         : {},
     async start() {
-      await acceptor.recover();
+      await intake.recover();
       poller?.start();
     },
     async stop() {
       await poller?.stop();
     },
     pollOnce: async () => poller?.pollOnce(),
-    idle: () => processor.idle(),
+    idle: () => intake.idle(),
   };
 }
 

@@ -9,7 +9,6 @@ import type { ReplySink } from '../replies/reply-router.js';
 import type { StandingListener, StandingService } from '../standing/create-standing-service.js';
 import type { WorkItemListener } from '../workitems/create-workitem-service.js';
 import type { DedupeLedger } from '../state/create-dedupe-ledger.js';
-import { createInbox } from '../state/create-inbox.js';
 import type { StatePaths } from '../state/state-paths.js';
 import type { ProgressSink } from '../api/routes/session-routes.js';
 import { createProgressReporter } from './progress/create-progress-reporter.js';
@@ -17,8 +16,7 @@ import { createBoltLogger } from './bolt-logger.js';
 import { createAnnouncer } from './create-announcer.js';
 import { createChannelPacer } from './create-channel-pacer.js';
 import { createHttpReceiver } from './create-http-receiver.js';
-import { createInboxAcceptor } from '../inbox/create-inbox-acceptor.js';
-import { createInboxProcessor } from '../inbox/create-inbox-processor.js';
+import { createIntake } from '../inbox/create-intake.js';
 import { createQuietGate } from '../inbox/create-quiet-gate.js';
 import { createSlackNames } from './create-slack-names.js';
 import { createSlackPoster } from './create-slack-poster.js';
@@ -113,13 +111,6 @@ export function createSlackSurface(options: {
   let initialized = false;
 
   const bindings = createThreadBindings({ dir: paths.slackThreads, logger });
-  const inbox = createInbox({
-    dir: path.join(paths.inbox, 'slack'),
-    validate: isSlackInboxMessage,
-    // The envelope's ack waits on this write: not behind the thread pool's queue (DESIGN §10).
-    synchronousWrites: true,
-    logger,
-  });
   const { ledger } = options;
   const names = createSlackNames({ client: app.client, logger });
   const permissionSlack = options.permissions
@@ -138,7 +129,6 @@ export function createSlackSurface(options: {
   const handle = createThreadHandler({
     client: app.client,
     bindings,
-    inbox,
     delivery: options.delivery,
     names,
     commands: createThreadCommands({ standing: options.standing }),
@@ -158,11 +148,6 @@ export function createSlackSurface(options: {
         }
       : {}),
   });
-  const processor = createInboxProcessor<SlackInboxMessage>({
-    laneOf: (message) => `${message.channel}/${message.threadTs}`,
-    handle,
-    logger,
-  });
   const slash = createSlashHandler({ config, standing: options.standing });
   const announcer = createAnnouncer({
     config,
@@ -173,15 +158,17 @@ export function createSlackSurface(options: {
     logger,
   });
 
-  const acceptor = createInboxAcceptor<SlackInboxMessage>({
-    inbox,
+  const intakeOfReplies = createIntake<SlackInboxMessage>({
+    dir: path.join(paths.inbox, 'slack'),
+    validate: isSlackInboxMessage,
+    // The envelope's ack waits on this write: not behind the thread pool's queue (DESIGN §10).
+    synchronousWrites: true,
     ledger,
     idsOf: dedupeIds,
     laneOf: (message) => `${message.channel}/${message.threadTs}`,
-    handOn: (entry) => {
-      const { eventId, channel, ts } = entry.value;
+    handle,
+    accepted: ({ eventId, channel, ts }) => {
       events.record('slack.accepted', { eventId, channel, messageTs: ts });
-      processor.submit(entry);
     },
     duplicate: ({ eventId, channel, ts }) => {
       events.record('slack.duplicate', { eventId, channel, messageTs: ts });
@@ -194,7 +181,7 @@ export function createSlackSurface(options: {
   // recorded straight from the body, before Bolt, which never sees them (DESIGN §10).
   const intake = (body: Record<string, unknown>): Promise<void> | undefined => {
     const message = inboxMessageOfBody(body, Date.now());
-    return message ? acceptor.accept(message) : undefined;
+    return message ? intakeOfReplies.accept(message) : undefined;
   };
   app.command(config.slack.command, async ({ command, ack, respond }) => {
     const answer = await slash({
@@ -255,7 +242,7 @@ export function createSlackSurface(options: {
     listener: announcer,
     httpRoutes,
     async start() {
-      const recovered = await acceptor.recover();
+      const recovered = await intakeOfReplies.recover();
       if (recovered) events.record('slack.recovered', { count: recovered });
       await connect(1);
       // After a crash: the old requests' hooks died with serve; their messages say so now.
@@ -271,6 +258,6 @@ export function createSlackSurface(options: {
       if (socket) await socket.stop();
       await app.stop();
     },
-    idle: () => processor.idle(),
+    idle: () => intakeOfReplies.idle(),
   };
 }

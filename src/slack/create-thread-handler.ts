@@ -2,7 +2,6 @@ import type { WebClient } from '@slack/web-api';
 import type { DeliveryCore } from '../delivery/create-delivery-core.js';
 import { asLoopError } from '../errors.js';
 import type { Logger } from '../log/create-logger.js';
-import type { Inbox, InboxEntry } from '../state/create-inbox.js';
 import { callSlack } from './call-slack.js';
 import type { SlackNames } from './create-slack-names.js';
 import type { SlackInboxMessage } from './slack-inbox-message.js';
@@ -24,7 +23,6 @@ export type SessionTargetLookup = (
 export interface ThreadHandlerOptions {
   readonly client: WebClient;
   readonly bindings: ThreadBindings;
-  readonly inbox: Inbox<SlackInboxMessage>;
   readonly delivery: DeliveryCore;
   readonly names: SlackNames;
   readonly commands: ThreadCommands;
@@ -46,7 +44,7 @@ export interface ThreadHandlerOptions {
  * through the delivery core with `eyes` → `white_check_mark` (or `warning` and the reason).
  */
 export function createThreadHandler(options: ThreadHandlerOptions) {
-  const { client, bindings, inbox, delivery, names, logger } = options;
+  const { client, bindings, delivery, names, logger } = options;
   const quiet = { logger, maxAttempts: 3 };
 
   /** Adds or removes a reaction; a failure is logged and never stops the message's handling. */
@@ -212,17 +210,5 @@ export function createThreadHandler(options: ThreadHandlerOptions) {
     }
   };
 
-  return async (entry: InboxEntry<SlackInboxMessage>): Promise<void> => {
-    let finished = false;
-    const done = async (): Promise<void> => {
-      if (finished) return;
-      finished = true;
-      await inbox.done(entry.key);
-    };
-    try {
-      await handle(entry.value, done);
-    } finally {
-      await done();
-    }
-  };
+  return handle;
 }

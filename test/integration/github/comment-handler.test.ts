@@ -406,6 +406,30 @@ describe('createCommentHandler with the fake GitHub, a real Octokit and recordin
       expect(github.reactionsOn(plain.commentId)).toEqual(['eyes', 'rocket']);
     });
 
+    it('are done in the inbox once delivered, before the rocket or a failure comment', async () => {
+      const { handle } = setup({ running: [issue] });
+      const plain = comment('done first');
+      const seenAtDone: string[][] = [];
+      const done = async () => {
+        seenAtDone.push(github.reactionsOn(plain.commentId));
+      };
+      expect(await handle(plain, done)).toBe('delivered');
+      // A crash after the rocket must not find the entry still open (it would be typed twice).
+      expect(seenAtDone).toEqual([['eyes']]);
+      expect(github.reactionsOn(plain.commentId)).toEqual(['eyes', 'rocket']);
+
+      const failure = new LoopError('session_not_running', 'not running');
+      const failing = setup({ running: [issue], delivery: { failure } });
+      let commentsAtDone = -1;
+      expect(
+        await failing.handle(comment('done first too'), async () => {
+          commentsAtDone = postedBodies().length;
+        }),
+      ).toBe('failed');
+      expect(commentsAtDone).toBe(0);
+      expect(postedBodies()).toHaveLength(1);
+    });
+
     it('that the agent did not confirm keep only eyes', async () => {
       const { handle } = setup({ running: [issue], delivery: { outcome: 'unconfirmed' } });
       const plain = comment('hello?');
