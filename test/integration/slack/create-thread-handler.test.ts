@@ -19,7 +19,7 @@ import { createThreadBindings } from '../../../src/slack/thread-bindings.js';
 import { captureLogger } from '../../helpers/capture-logger.js';
 import { startFakeSlack, type FakeSlack } from '../../fakes/fake-slack/start-fake-slack.js';
 import { recordingDelivery } from '../github/recording-fakes.js';
-import { recordingStanding } from './recording-standing.js';
+import { recordingStanding } from '../../helpers/recording-standing.js';
 
 const ref = 'standing:sup';
 const channel = 'C0OPS';

@@ -1,6 +1,6 @@
-import { LoopError } from '../../../src/errors.js';
-import type { StandingService } from '../../../src/standing/create-standing-service.js';
-import type { SlackBinding, StandingView } from '../../../src/standing/standing-types.js';
+import { LoopError } from '../../src/errors.js';
+import type { StandingService } from '../../src/standing/create-standing-service.js';
+import type { SlackBinding, StandingView } from '../../src/standing/standing-types.js';
 
 export interface StandingCall {
   readonly verb: string;
