@@ -82,11 +82,19 @@ function handler(
   });
 }
 
-/** A `done` that notes which Slack calls had already been made when it was called. */
+/**
+ * A `done` that notes which Slack calls had been made by the end of one round trip to the fake
+ * Slack: a reaction or reply sent before `done` would have landed by then.
+ */
 function recordingDone() {
   const seen: string[][] = [];
   const done = async (): Promise<void> => {
-    seen.push(slack.calls.map((call) => `${call.method}:${String(call.args['name'] ?? '')}`));
+    await client.auth.test();
+    seen.push(
+      slack.calls
+        .filter((call) => call.method !== 'auth.test')
+        .map((call) => `${call.method}:${String(call.args['name'] ?? '')}`),
+    );
   };
   return { done, seen };
 }
@@ -187,6 +195,15 @@ describe('createThreadHandler with the real WebClient against the fake Slack', (
     expect(String(notices[0]?.args['text'])).toContain('`U0EVE` to `slack.authorizedUsers`');
     expect(slack.callsTo('reactions.add')).toEqual([]);
     expect(log.events()).toContain('slack.unauthorized');
+  });
+
+  it('still delivers when Slack refuses a reaction, and logs the refusal', async () => {
+    slack.failNext('reactions.add', { okFalse: 'missing_scope' });
+    const delivery = recordingDelivery({ outcome: 'delivered' });
+    await handler(delivery.core)(message(), async () => undefined);
+    await slack.waitForCall('reactions.add', (call) => call.args['name'] === 'white_check_mark');
+    expect(delivery.requests).toHaveLength(1);
+    expect(log.events()).toContain('slack.reaction_failed');
   });
 
   it('ignores a reply in a thread that is bound to no session', async () => {
