@@ -1,4 +1,4 @@
-import type { App } from '../../app.js';
+import type { App } from '../../app-types.js';
 import { chooseLogFormat } from '../../log/choose-log-format.js';
 import { createLogger, type Logger } from '../../log/create-logger.js';
 import { printable } from '../../refs.js';
