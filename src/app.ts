@@ -20,7 +20,7 @@ import { createReplyRouter } from './replies/reply-router.js';
 import { startDialogNotices } from './replies/start-dialog-notice.js';
 import { createExitWatcher } from './sessions/create-exit-watcher.js';
 import { createSessionDirectory } from './sessions/create-session-directory.js';
-import { createListenerSet } from './sessions/listener-set.js';
+import { createObserverSet } from './sessions/observer-set.js';
 import { openSessionStarter } from './sessions/open-session-starter.js';
 import { filesRoot } from './slack/files/session-files-dir.js';
 import { sessionFilesKeeper } from './slack/files/session-files-keeper.js';
@@ -28,7 +28,7 @@ import { loadSlackSurface } from './slack/load-slack-surface.js';
 import { autoStartAll } from './standing/auto-start-all.js';
 import {
   createStandingService,
-  type StandingListener,
+  type StandingObserver,
 } from './standing/create-standing-service.js';
 import { createStandingResolver } from './standing/create-standing-resolver.js';
 import { isStandingRecord } from './standing/is-standing-record.js';
@@ -39,7 +39,7 @@ import { openState } from './state/open-state.js';
 import { openTmux } from './tmux/open-tmux.js';
 import {
   createWorkItemService,
-  type WorkItemListener,
+  type WorkItemObserver,
 } from './workitems/create-workitem-service.js';
 import { createWorkItemResolver } from './workitems/create-workitem-resolver.js';
 import { isWorkItemRecord } from './workitems/workitem-types.js';
@@ -102,14 +102,14 @@ export async function createApp(options: AppOptions): Promise<App> {
     onStartDialog: (request, dialog) => startDialogs.seen(request, dialog),
   });
   const files = sessionFilesKeeper(paths.root, logger);
-  const listeners = createListenerSet<StandingListener & WorkItemListener>([files.listener]);
+  const observers = createObserverSet<StandingObserver & WorkItemObserver>([files.observer]);
   const shared = { config, driver, starter, tokens, readiness, events, owner, lifecycle };
   const standing = expireStandingOnStop(
-    createStandingService({ ...shared, listeners, store, delivery, stopGraceMs }),
+    createStandingService({ ...shared, observers, store, delivery, stopGraceMs }),
     permissions,
   );
   const workItems = expireWorkItemOnStop(
-    createWorkItemService({ ...shared, listeners, store: workItemStore, stopGraceMs }),
+    createWorkItemService({ ...shared, observers, store: workItemStore, stopGraceMs }),
     permissions,
   );
   const services = [standing, workItems];
@@ -125,11 +125,11 @@ export async function createApp(options: AppOptions): Promise<App> {
   const surface = { config, env, paths, ledger, delivery, events, logger, permissions };
   const slack = await loadSlackSurface({ ...surface, standing, sessionTarget: targets });
   const github = await loadGithubSurface({ ...surface, workItems });
-  if (slack.surface) listeners.add(slack.surface.listener);
+  if (slack.surface) observers.add(slack.surface.observer);
   const posters = [slack.surface?.poster, github.surface?.poster];
   const sinks = posters.filter((sink) => sink !== undefined);
   const replies = createReplyRouter({ sinks, events, logger });
-  listeners.add(exitNotices(replies, logger));
+  observers.add(exitNotices(replies, logger));
   startDialogs.tellThrough(replies);
   const states = surfaceStates(paths.controlSocket, {
     slack: slack.outcome,
