@@ -1,18 +1,16 @@
+import type { App, AppOptions } from './app-types.js';
 import { createControlServer } from './api/create-control-server.js';
-import type { Route } from './api/route.js';
 import { controlRoutes } from './api/routes/control-routes.js';
 import { surfacesOff, surfaceStates } from './api/routes/surface-states.js';
 import { createKeyedQueue } from './concurrency/keyed-queue.js';
-import { parseListenAddress } from './config/listen-address.js';
-import type { Config } from './config/types.js';
-import { createAgentStates } from './delivery/agent-states.js';
+import { tcpListenOption } from './config/listen-address.js';
+import { recordedAgentStates } from './delivery/agent-states.js';
 import { createConfirmationTracker } from './delivery/confirmation-tracker.js';
 import { createDeliveryCore } from './delivery/create-delivery-core.js';
 import { createDeliveryLedger } from './delivery/delivery-ledger.js';
 import { resolveByRefKind } from './delivery/resolve-by-ref-kind.js';
 import { loadGithubSurface } from './github/load-github-surface.js';
-import { createHttpListener } from './http/create-http-listener.js';
-import type { Logger } from './log/create-logger.js';
+import { httpListenerFor } from './http/create-http-listener.js';
 import { createPermissionRegistry } from './permissions/create-permission-registry.js';
 import { expireStandingOnStop, expireWorkItemOnStop } from './permissions/expire-on-stop.js';
 import { screenThrough, watchTerminalAnswers } from './permissions/watch-terminal-answers.js';
@@ -22,7 +20,7 @@ import { createReplyRouter } from './replies/reply-router.js';
 import { startDialogNotices } from './replies/start-dialog-notice.js';
 import { createExitWatcher } from './sessions/create-exit-watcher.js';
 import { createSessionDirectory } from './sessions/create-session-directory.js';
-import { createListenerSet } from './sessions/listener-set.js';
+import { createObserverSet } from './sessions/observer-set.js';
 import { openSessionStarter } from './sessions/open-session-starter.js';
 import { filesRoot } from './slack/files/session-files-dir.js';
 import { sessionFilesKeeper } from './slack/files/session-files-keeper.js';
@@ -30,9 +28,7 @@ import { loadSlackSurface } from './slack/load-slack-surface.js';
 import { autoStartAll } from './standing/auto-start-all.js';
 import {
   createStandingService,
-  type BulkResult,
-  type StandingListener,
-  type StandingService,
+  type StandingObserver,
 } from './standing/create-standing-service.js';
 import { createStandingResolver } from './standing/create-standing-resolver.js';
 import { isStandingRecord } from './standing/is-standing-record.js';
@@ -40,36 +36,13 @@ import { openCachedRecordStore } from './state/cached-record-store.js';
 import { createDedupeLedger } from './state/create-dedupe-ledger.js';
 import { createDedupePruner } from './state/create-dedupe-pruner.js';
 import { openState } from './state/open-state.js';
-import type { StatePaths } from './state/state-paths.js';
 import { openTmux } from './tmux/open-tmux.js';
 import {
   createWorkItemService,
-  type WorkItemListener,
+  type WorkItemObserver,
 } from './workitems/create-workitem-service.js';
 import { createWorkItemResolver } from './workitems/create-workitem-resolver.js';
 import { isWorkItemRecord } from './workitems/workitem-types.js';
-
-export interface AppOptions {
-  readonly config: Config;
-  readonly env: NodeJS.ProcessEnv;
-  readonly logger: Logger;
-  /** argv that runs this CLI (`[node, /abs/bin/the-loop]`): sessions' hooks call it. */
-  readonly loopCommand: readonly string[];
-  readonly version: string;
-}
-
-export interface App {
-  readonly paths: StatePaths;
-  readonly standing: StandingService;
-  /** The control plane's route table (kept equal to schemas/openapi.yaml by a test). */
-  readonly routes: readonly Route[];
-  /** One line for each surface that is off, naming what turns it on. */
-  readonly surfacesOff: readonly string[];
-  /** Starts listening, then starts the auto-start sessions. */
-  start(): Promise<{ autoStarted: readonly BulkResult[] }>;
-  /** Stops listening; sessions keep running, so agents work on across a restart of the bot. */
-  stop(): Promise<void>;
-}
 
 const stopGraceMs = 5_000;
 
@@ -82,10 +55,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const { driver } = tmux;
   const timeoutMs = config.permissions.timeoutSeconds * 1000;
   const permissions = createPermissionRegistry({ timeoutMs, events, logger });
-  const readiness = createAgentStates({
-    onChange: ({ target, ref, from, to }) =>
-      events.record('agent.state', { ref: ref ?? target, from: from ?? null, to }),
-  });
+  const readiness = recordedAgentStates(events);
   const deliveries = createDeliveryLedger();
   const confirmations = createConfirmationTracker();
   // serve alone writes these records, so after the first listing they are read from memory.
@@ -132,14 +102,14 @@ export async function createApp(options: AppOptions): Promise<App> {
     onStartDialog: (request, dialog) => startDialogs.seen(request, dialog),
   });
   const files = sessionFilesKeeper(paths.root, logger);
-  const listeners = createListenerSet<StandingListener & WorkItemListener>([files.listener]);
+  const observers = createObserverSet<StandingObserver & WorkItemObserver>([files.observer]);
   const shared = { config, driver, starter, tokens, readiness, events, owner, lifecycle };
   const standing = expireStandingOnStop(
-    createStandingService({ ...shared, listeners, store, delivery, stopGraceMs }),
+    createStandingService({ ...shared, observers, store, delivery, stopGraceMs }),
     permissions,
   );
   const workItems = expireWorkItemOnStop(
-    createWorkItemService({ ...shared, listeners, store: workItemStore, stopGraceMs }),
+    createWorkItemService({ ...shared, observers, store: workItemStore, stopGraceMs }),
     permissions,
   );
   const services = [standing, workItems];
@@ -155,11 +125,11 @@ export async function createApp(options: AppOptions): Promise<App> {
   const surface = { config, env, paths, ledger, delivery, events, logger, permissions };
   const slack = await loadSlackSurface({ ...surface, standing, sessionTarget: targets });
   const github = await loadGithubSurface({ ...surface, workItems });
-  if (slack.surface) listeners.add(slack.surface.listener);
+  if (slack.surface) observers.add(slack.surface.observer);
   const posters = [slack.surface?.poster, github.surface?.poster];
   const sinks = posters.filter((sink) => sink !== undefined);
   const replies = createReplyRouter({ sinks, events, logger });
-  listeners.add(exitNotices(replies, logger));
+  observers.add(exitNotices(replies, logger));
   startDialogs.tellThrough(replies);
   const states = surfaceStates(paths.controlSocket, {
     slack: slack.outcome,
@@ -182,13 +152,10 @@ export async function createApp(options: AppOptions): Promise<App> {
     logger,
     ...(slack.surface ? { progress: slack.surface.progress } : {}),
   });
-  const token = env['THE_LOOP_API_TOKEN'] ?? '';
-  const tcp = config.api.listen ? { tcp: { ...parseListenAddress(config.api.listen), token } } : {};
+  const tcp = tcpListenOption(config.api.listen, env['THE_LOOP_API_TOKEN'] ?? '');
   const server = createControlServer({ routes, logger, socketPath: paths.controlSocket, ...tcp });
   const publicRoutes = { ...slack.surface?.httpRoutes, ...github.surface?.httpRoutes };
-  const http = Object.keys(publicRoutes).length
-    ? createHttpListener({ ...config.http, routes: publicRoutes, logger })
-    : undefined;
+  const http = httpListenerFor({ ...config.http, routes: publicRoutes, logger });
   const pruner = createDedupePruner({ ledger, logger });
   // Started in this order, stopped in the reverse one.
   const listening = [http, slack.surface, github.surface].filter((part) => part !== undefined);

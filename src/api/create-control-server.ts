@@ -5,11 +5,9 @@ import { createServer, type Server } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { LoopError, errnoCode } from '../errors.js';
 import type { Logger } from '../log/create-logger.js';
-import { claimSocketPath } from './claim-socket-path.js';
-import { closeServer } from './close-server.js';
 import { createRequestListener } from './create-request-listener.js';
-import { listenServer } from './listen-server.js';
 import type { Route } from './route.js';
+import { claimSocketPath, closeServer, listenServer } from './server-socket.js';
 
 export interface ControlServerOptions {
   readonly routes: readonly Route[];

@@ -17,3 +17,11 @@ export function parseListenAddress(listen: string): { host: string; port: number
   }
   return { host: listen.slice(0, colon), port: Number(listen.slice(colon + 1)) };
 }
+
+/** The control server's TCP listener, from `api.listen` and its token: none when `api.listen` is "". */
+export function tcpListenOption(
+  listen: string,
+  token: string,
+): { tcp?: { host: string; port: number; token: string } } {
+  return listen ? { tcp: { ...parseListenAddress(listen), token } } : {};
+}

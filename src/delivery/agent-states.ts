@@ -149,3 +149,13 @@ export function cancelled(): LoopError {
     'the sender stopped waiting before the message was typed; it was not typed',
   );
 }
+
+/** The agent states serve keeps: each change is an `agent.state` event, named by ref when known. */
+export function recordedAgentStates(events: {
+  record(event: string, fields: Record<string, unknown>): void;
+}): AgentStates {
+  return createAgentStates({
+    onChange: ({ target, ref, from, to }) =>
+      events.record('agent.state', { ref: ref ?? target, from: from ?? null, to }),
+  });
+}

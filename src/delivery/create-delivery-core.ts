@@ -9,11 +9,9 @@ import { cancelled } from './agent-states.js';
 import type { ConfirmationTracker, PendingConfirmation } from './confirmation-tracker.js';
 import type { DeliveryLedger } from './delivery-ledger.js';
 import { newDeliveryTag } from './delivery-tag.js';
-import { frameMessage } from './frame-message.js';
-import type { Origin } from './origin.js';
+import { frameMessage, sanitizeText, type Origin } from './frame-message.js';
 import { boxHoldsPaste, type ScreenReader } from '../harness/claude-screen.js';
 import { createInputBox, type ScreenTarget } from './input-box.js';
-import { sanitizeText } from './sanitize-text.js';
 
 /** The session a ref resolves to, as far as typing into it is concerned. */
 export interface DeliveryTarget {

@@ -1,5 +1,32 @@
 import type { DeliveryTag } from './delivery-tag.js';
-import type { Origin } from './origin.js';
+
+/*
+ * What a message becomes on an agent's screen: its text made safe for a terminal, and a header
+ * naming where it came from (its origin) and which delivery it is.
+ */
+
+/** Where a message came from; enough to frame it for the agent and to report back. */
+export type Origin =
+  /** the-loop itself: the boot directive and brief a session starts with. */
+  | { readonly surface: 'system'; readonly actor: 'the-loop' }
+  | { readonly surface: 'cli'; readonly actor: string }
+  | { readonly surface: 'slack'; readonly actor: string; readonly channel: string }
+  | { readonly surface: 'github'; readonly actor: string; readonly workItem: string };
+
+export type Surface = Origin['surface'];
+
+/**
+ * Removes everything a terminal could read as a control sequence: ESC and every other C0 control
+ * except newline and tab, DEL, and the C1 range (some terminals read U+009B as CSI). An embedded
+ * `ESC[201~` would otherwise end a bracketed paste early and turn the rest into keystrokes.
+ * Carriage returns go too, so CRLF text arrives as plain lines.
+ */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const unsafe = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+export function sanitizeText(text: string): string {
+  return text.replace(unsafe, '');
+}
 
 /**
  * A one-line header naming the origin and the delivery's tag, a blank line, then the text: an

@@ -52,3 +52,10 @@ export function createHttpListener(options: {
     },
   };
 }
+
+/** The public listener for the routes the surfaces serve, or none when no surface serves one. */
+export function httpListenerFor(
+  options: Parameters<typeof createHttpListener>[0],
+): HttpListener | undefined {
+  return Object.keys(options.routes).length ? createHttpListener(options) : undefined;
+}

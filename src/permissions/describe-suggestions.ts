@@ -1,4 +1,4 @@
-import { sanitizeText } from '../delivery/sanitize-text.js';
+import { sanitizeText } from '../delivery/frame-message.js';
 import { cut } from './summarize-tool-input.js';
 
 type Fields = Readonly<Record<string, unknown>>;

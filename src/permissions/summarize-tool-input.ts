@@ -1,4 +1,4 @@
-import { sanitizeText } from '../delivery/sanitize-text.js';
+import { sanitizeText } from '../delivery/frame-message.js';
 
 export const maxSummaryChars = 1_500;
 

@@ -4,9 +4,9 @@ import type { EventSink } from '../delivery/create-delivery-core.js';
 import { asLoopError } from '../errors.js';
 import type { Logger } from '../log/create-logger.js';
 import { parseWorkItemRef, standingRef, standingTarget, workItemTarget } from '../refs.js';
-import type { StandingListener, StandingService } from '../standing/create-standing-service.js';
+import type { StandingObserver, StandingService } from '../standing/create-standing-service.js';
 import type { StandingDefinition } from '../standing/standing-types.js';
-import type { WorkItemListener } from '../workitems/create-workitem-service.js';
+import type { WorkItemObserver } from '../workitems/create-workitem-service.js';
 import { callSlack } from './call-slack.js';
 import type { ThreadBinding, ThreadBindings } from './thread-bindings.js';
 
@@ -38,7 +38,7 @@ export function createAnnouncer(options: {
   readonly events: EventSink;
   readonly logger: Logger;
   readonly maxAttempts?: number;
-}): StandingListener & WorkItemListener {
+}): StandingObserver & WorkItemObserver {
   const { config, client, bindings, events, logger } = options;
   const callOptions = { logger, maxAttempts: options.maxAttempts ?? 3 };
 

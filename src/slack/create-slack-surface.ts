@@ -6,8 +6,8 @@ import type { DeliveryCore, EventSink } from '../delivery/create-delivery-core.j
 import type { Logger } from '../log/create-logger.js';
 import type { PermissionRegistry } from '../permissions/create-permission-registry.js';
 import type { ReplySink } from '../replies/reply-router.js';
-import type { StandingListener, StandingService } from '../standing/create-standing-service.js';
-import type { WorkItemListener } from '../workitems/create-workitem-service.js';
+import type { StandingObserver, StandingService } from '../standing/create-standing-service.js';
+import type { WorkItemObserver } from '../workitems/create-workitem-service.js';
 import type { DedupeLedger } from '../state/create-dedupe-ledger.js';
 import type { StatePaths } from '../state/state-paths.js';
 import type { ProgressSink } from '../api/routes/session-routes.js';
@@ -41,7 +41,7 @@ export interface SlackSurface {
   readonly poster: ReplySink;
   /** The status message of each running turn in the session's thread (DESIGN §15). */
   readonly progress: ProgressSink;
-  readonly listener: StandingListener & WorkItemListener;
+  readonly observer: StandingObserver & WorkItemObserver;
   /** HTTP mode only: served by the shared http listener. */
   readonly httpRoutes: Readonly<Record<string, RequestListener>>;
   /** Handles what the inbox kept from before a restart, then connects. */
@@ -239,7 +239,7 @@ export function createSlackSurface(options: {
       mode: config.slack.progress,
       logger,
     }),
-    listener: announcer,
+    observer: announcer,
     httpRoutes,
     async start() {
       const recovered = await intakeOfReplies.recover();

@@ -34,7 +34,7 @@ export interface StandingServiceOptions extends SessionParts {
   readonly delivery: DeliveryCore;
   readonly clock?: () => Date;
   /** Read at each event, so a surface built after the service can still register. */
-  readonly listeners?: Iterable<StandingListener>;
+  readonly observers?: Iterable<StandingObserver>;
   /**
    * One lock per ref, shared with the delivery core: a start, stop, restart or delete never
    * interleaves with a paste and its Enter.
@@ -51,7 +51,7 @@ export type { StopOutcome };
 export const sayAnswerWithinMs = 20_000;
 
 /** Surfaces that follow a session's life (the Slack announcer) register one of these. */
-export interface StandingListener {
+export interface StandingObserver {
   started?(name: string, outcome: 'started' | 'resumed', definition: StandingDefinition): void;
   deleted?(name: string): void;
   /** The harness ended by itself; the message names the remedy. */
@@ -215,8 +215,8 @@ export function createStandingService(options: StandingServiceOptions): Standing
       },
     });
     if (outcome !== 'already-running') {
-      for (const listener of options.listeners ?? [])
-        listener.started?.(name, outcome, resolved.definition);
+      for (const observer of options.observers ?? [])
+        observer.started?.(name, outcome, resolved.definition);
     }
     return outcome;
   };
@@ -362,7 +362,7 @@ export function createStandingService(options: StandingServiceOptions): Standing
         await store.remove(name);
         events.record('standing.deleted', { name });
       });
-      for (const listener of options.listeners ?? []) listener.deleted?.(name);
+      for (const observer of options.observers ?? []) observer.deleted?.(name);
     },
 
     async startAll() {
@@ -409,7 +409,7 @@ export function createStandingService(options: StandingServiceOptions): Standing
       const exited = await sessions.markExited(session(name), exitStatus);
       if (!exited) return;
       const message = standingMessages.exited(name, exited.status);
-      for (const listener of options.listeners ?? []) listener.exited?.(name, message);
+      for (const observer of options.observers ?? []) observer.exited?.(name, message);
     },
 
     async nameForToken(token) {

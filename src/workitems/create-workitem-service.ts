@@ -24,7 +24,7 @@ import { workItemBootDirective, workItemUrl } from './workitem-boot-directive.js
 import { workItemMessages } from './workitem-messages.js';
 import type { WorkItemRecord, WorkItemView } from './workitem-types.js';
 
-export interface WorkItemListener {
+export interface WorkItemObserver {
   workItemStarted?(ref: string, outcome: 'started' | 'resumed'): void;
   /** The harness ended by itself; the message names the remedy. */
   workItemExited?(ref: string, message: string): void;
@@ -58,7 +58,7 @@ export function createWorkItemService(
   options: SessionParts & {
     readonly config: Config;
     readonly store: RecordStore<WorkItemRecord>;
-    readonly listeners?: Iterable<WorkItemListener>;
+    readonly observers?: Iterable<WorkItemObserver>;
     readonly clock?: () => Date;
     /** The per-ref lock shared with the delivery core (see the standing service). */
     readonly lifecycle?: KeyedQueue;
@@ -145,7 +145,7 @@ export function createWorkItemService(
           },
         );
         if (outcome !== 'already-running') {
-          for (const listener of options.listeners ?? []) listener.workItemStarted?.(ref, outcome);
+          for (const observer of options.observers ?? []) observer.workItemStarted?.(ref, outcome);
         }
         return { outcome };
       });
@@ -201,7 +201,7 @@ export function createWorkItemService(
       const exited = await sessions.markExited(session(item), exitStatus);
       if (!exited) return;
       const message = messages.exited(ref, exited.status);
-      for (const listener of options.listeners ?? []) listener.workItemExited?.(ref, message);
+      for (const observer of options.observers ?? []) observer.workItemExited?.(ref, message);
     },
 
     async refForToken(token) {

@@ -1,10 +1,10 @@
-import type { App } from '../../app.js';
+import { fileURLToPath } from 'node:url';
+import type { App } from '../../app-types.js';
 import { chooseLogFormat } from '../../log/choose-log-format.js';
 import { createLogger, type Logger } from '../../log/create-logger.js';
 import { printable } from '../../refs.js';
 import type { CliIo, StopSignal } from '../cli-io.js';
 import type { CommandHandler } from '../command-context.js';
-import { loopCommand } from '../loop-command.js';
 import { readVersion } from '../read-version.js';
 import { waitForStop } from '../wait-for-stop.js';
 
@@ -102,4 +102,13 @@ function exitAtOnce(signal: StopSignal, io: CliIo): void {
     process.kill(process.pid, signal);
   }
   (io.exit ?? ((code: number) => process.exit(code)))(signalExitCodes[signal]);
+}
+
+/**
+ * The argv that runs this CLI again, for the hooks and `the-loop post` of the sessions serve
+ * starts. Absolute, so it works from any cwd; this file sits at dist/cli/commands/ (or
+ * src/cli/commands/ under the tests), three folders below bin/.
+ */
+function loopCommand(): string[] {
+  return [process.execPath, fileURLToPath(new URL('../../../bin/the-loop', import.meta.url))];
 }

@@ -1,5 +1,5 @@
+import { asLoopError } from '../../errors.js';
 import type { StandingView } from '../../standing/standing-types.js';
-import { applyVerb } from '../apply-verb.js';
 import type { CommandContext, CommandHandler } from '../command-context.js';
 import { formatStandingList } from '../format-standing-list.js';
 import { formatStandingView } from '../format-standing-view.js';
@@ -11,6 +11,44 @@ import { sessionPath } from '../session-path.js';
  */
 const listSessions = async (context: CommandContext): Promise<StandingView[]> =>
   (await context.api<{ sessions: StandingView[] }>('GET', '/api/v1/standing-sessions')).sessions;
+
+interface VerbResult {
+  readonly name: string;
+  readonly outcome?: string;
+  readonly error?: { readonly code: string; readonly message: string };
+}
+
+/**
+ * `start`, `stop` or `restart` on each named session in turn, printing one line per session as
+ * it finishes (or, with --json, the list at the end). One failure does not stop the others; the
+ * exit code is 1 when any failed. `serve` not running ends the whole run.
+ */
+async function applyVerb(
+  context: CommandContext,
+  verb: 'start' | 'stop' | 'restart',
+  names: readonly string[],
+): Promise<number> {
+  const results: VerbResult[] = [];
+  for (const name of names) {
+    const result = await context
+      .api<{ outcome: string; session: StandingView }>('POST', sessionPath(name, verb))
+      .then(
+        (answer): VerbResult => ({ name, outcome: answer.outcome }),
+        (thrown: unknown): VerbResult => {
+          const error = asLoopError(thrown);
+          // With serve gone every other session would fail the same way: say it once.
+          if (error.code === 'serve_not_running') throw error;
+          return { name, error: { code: error.code, message: error.message } };
+        },
+      );
+    results.push(result);
+    if (context.json) continue;
+    if (result.error) context.io.stderr.write(`${name}: error: ${result.error.message}\n`);
+    else context.print(`${name}: ${result.outcome ?? ''}`);
+  }
+  if (context.json) context.printJson(results);
+  return results.some((result) => result.error) ? 1 : 0;
+}
 
 /** A verb on NAME, or without one on every session `pick` chooses (`none` when there is none). */
 const onNameOrPicked =

@@ -1,6 +1,6 @@
 import type { Logger } from '../../log/create-logger.js';
 import { standingTarget } from '../../refs.js';
-import type { StandingListener } from '../../standing/create-standing-service.js';
+import type { StandingObserver } from '../../standing/create-standing-service.js';
 import { removeSessionFiles, sweepSessionFiles } from './sweep-session-files.js';
 
 /**
@@ -11,9 +11,9 @@ import { removeSessionFiles, sweepSessionFiles } from './sweep-session-files.js'
 export function sessionFilesKeeper(
   stateRoot: string,
   logger: Logger,
-): { readonly listener: StandingListener; sweep(): Promise<void> } {
+): { readonly observer: StandingObserver; sweep(): Promise<void> } {
   return {
-    listener: {
+    observer: {
       deleted: (name) => {
         removeSessionFiles(stateRoot, standingTarget(name)).catch((error: unknown) =>
           logger.warn({ event: 'files.remove_failed', name, err: error }, 'files not removed'),

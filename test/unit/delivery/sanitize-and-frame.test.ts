@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sanitizeText } from '../../../src/delivery/sanitize-text.js';
-import { frameMessage, originHeader } from '../../../src/delivery/frame-message.js';
+import { frameMessage, originHeader, sanitizeText } from '../../../src/delivery/frame-message.js';
 import { newDeliveryTag, tagsIn } from '../../../src/delivery/delivery-tag.js';
 
 describe('sanitizeText', () => {

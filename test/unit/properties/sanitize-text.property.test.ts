@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { sanitizeText } from '../../../src/delivery/sanitize-text.js';
+import { sanitizeText } from '../../../src/delivery/frame-message.js';
 import { controlChar, hostileText } from './arbitraries.js';
 
 /** ESC, every C0 control but newline and tab, DEL and every C1 control: what a pane must never get. */

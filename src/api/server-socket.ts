@@ -1,6 +1,47 @@
+import type { Server } from 'node:http';
+import { createConnection, type ListenOptions } from 'node:net';
 import { lstat, unlink } from 'node:fs/promises';
-import { createConnection } from 'node:net';
 import { LoopError, errnoCode } from '../errors.js';
+
+/*
+ * The control server's socket, from claiming its path to closing it: the steps
+ * create-control-server.ts takes around node's listen and close.
+ */
+
+/** `server.listen` as a promise that rejects with the listen error (EADDRINUSE, EACCES…). */
+export function listenServer(server: Server, options: ListenOptions): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: Error): void => {
+      server.off('listening', onListening);
+      reject(error);
+    };
+    const onListening = (): void => {
+      server.off('error', onError);
+      resolve();
+    };
+    server.once('error', onError);
+    server.once('listening', onListening);
+    server.listen(options);
+  });
+}
+
+/**
+ * Stops accepting, ends idle keep-alive connections at once, lets requests in flight finish for
+ * up to `graceMs`, then cuts whatever is left so a stuck client cannot hold shutdown forever.
+ */
+export function closeServer(server: Server, graceMs: number): Promise<void> {
+  if (!server.listening) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+    timer.unref();
+    server.close((error) => {
+      clearTimeout(timer);
+      if (error) reject(error);
+      else resolve();
+    });
+    server.closeIdleConnections();
+  });
+}
 
 /** Linux keeps 108 bytes for a socket path, including the terminating NUL. */
 const maxSocketPathBytes = 107;
