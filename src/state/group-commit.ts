@@ -1,8 +1,10 @@
 /**
  * Group commit: at most one write in flight, and everything submitted while it runs goes into the
  * next one, so a burst of N items costs a handful of fsyncs instead of N. An item arriving when
- * idle waits for no timer, only for the end of the current synchronous run, so items submitted
- * together (one tick) share a write. Each submission settles with the write that carried it.
+ * idle waits for no timer, only for the end of the event loop's current I/O phase (setImmediate),
+ * so items that arrive together share a write — every frame of a socket's reads in that phase,
+ * not only those of one data chunk (a Slack burst: half the fsyncs an ack waits on, DESIGN §10).
+ * Each submission settles with the write that carried it.
  */
 export function createGroupCommit<T>(
   write: (items: readonly T[]) => Promise<void>,
@@ -29,6 +31,6 @@ export function createGroupCommit<T>(
       queued.push({ item, resolve, reject });
       if (running) return;
       running = true;
-      queueMicrotask(() => void drain());
+      setImmediate(() => void drain());
     });
 }

@@ -77,9 +77,9 @@ describe('inbox group commit', () => {
     const dir = await folder();
     const inbox = createInbox({ dir, validate: isText, logger: silentLogger() });
     const first = inbox.add({ text: 'a' });
-    // Runs after the write of `a` has begun (its start is queued first).
+    // Runs after the write of `a` has begun (its start is queued first, in the same check phase).
     const later = await new Promise<Array<Promise<unknown>>>((resolve) =>
-      queueMicrotask(() => resolve([inbox.add({ text: 'b' }), inbox.add({ text: 'c' })])),
+      setImmediate(() => resolve([inbox.add({ text: 'b' }), inbox.add({ text: 'c' })])),
     );
     await Promise.all([first, ...later]);
     expect(await batchTexts(dir)).toEqual([['a'], ['b', 'c']]);
