@@ -1,13 +1,11 @@
-import { closeSync, openSync, writeSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
-import { errnoCode } from '../../src/errors.js';
 import { eventually } from '../helpers/eventually.js';
 import { createServeFixture, type ServeFixture } from '../helpers/run-serve.js';
 import { agentRecords } from './support/agent-records.js';
 import { logged } from './support/serve-log.js';
+import { canMountTmpfs, fillUp, sayWhySkipped, smallTmpfs } from './support/small-tmpfs.js';
 
 /** Every non-empty line of the event log that is not one whole JSON object. */
 async function brokenLines(stateRoot: string): Promise<string[]> {
@@ -26,18 +24,6 @@ async function brokenLines(stateRoot: string): Promise<string[]> {
 }
 
 /** Writes `file` until the file system is full (ENOSPC); the data pages are then all taken. */
-function fillUp(file: string): void {
-  const fd = openSync(file, 'w');
-  const chunk = Buffer.alloc(64 * 1024, 0x61);
-  try {
-    for (;;) writeSync(fd, chunk);
-  } catch (error) {
-    if (errnoCode(error) !== 'ENOSPC') throw error;
-  } finally {
-    closeSync(fd);
-  }
-}
-
 describe('the event log after a crash cut its last line', () => {
   let fixture: ServeFixture | undefined;
 
@@ -69,30 +55,24 @@ describe('the event log after a crash cut its last line', () => {
 
 // Filling a disk for real needs a file system of its own: a small tmpfs, which only root may
 // mount. Elsewhere these tests are skipped, and say so.
-const isRoot = process.getuid?.() === 0;
-if (!isRoot) {
-  process.stdout.write('disk-full tests skipped: mounting a small tmpfs needs root\n');
-}
+sayWhySkipped('disk-full tests');
 
 describe('a full disk under the state root (a 4 MiB tmpfs)', () => {
   let fixture: ServeFixture | undefined;
-  let mounted: string | undefined;
+  const tmpfs = smallTmpfs();
 
   afterEach(async () => {
     await fixture?.dispose();
     fixture = undefined;
-    if (mounted) await execa('umount', ['-l', mounted], { reject: false });
-    mounted = undefined;
+    await tmpfs.unmountAll();
   });
 
-  it.skipIf(!isRoot)(
+  it.skipIf(!canMountTmpfs)(
     'keeps every event line whole and leaves no tmux/buffer-* file behind',
     async () => {
       fixture = await createServeFixture();
       const serve = fixture;
-      await mkdir(serve.stateRoot, { recursive: true, mode: 0o700 });
-      await execa('mount', ['-t', 'tmpfs', '-o', 'size=4m,mode=0700', 'tmpfs', serve.stateRoot]);
-      mounted = serve.stateRoot;
+      await tmpfs.mount(serve.stateRoot, '4m');
       await serve.start();
       const created = await serve.cli(['standing', 'create', 'full']);
       expect(created.exitCode, created.stderr).toBe(0);
@@ -100,7 +80,7 @@ describe('a full disk under the state root (a 4 MiB tmpfs)', () => {
       expect(warm.exitCode, warm.stderr).toBe(0);
 
       const filler = path.join(serve.stateRoot, 'filler');
-      fillUp(filler);
+      fillUp(filler, 64 * 1024);
       // Each say writes a scratch file for tmux (which fails) and an event line; those lines fill
       // what is left of the log's last page, and then one is cut midway by a short write.
       // A page holds 4 KiB, and each failed say adds one ~250-byte line: at most 17 to fill it.

@@ -1,9 +1,10 @@
-import { mkdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServeFixture, type ServeFixture } from '../helpers/run-serve.js';
 import { eventsOf } from './support/serve-log.js';
+import { canMountTmpfs, sayWhySkipped, smallTmpfs } from './support/small-tmpfs.js';
 
 const shellHarness = () => ({
   harnesses: { shell: { kind: 'command', command: 'sh' } },
@@ -20,31 +21,25 @@ const tmuxSessions = async (serve: ServeFixture): Promise<string[]> => {
 // The record write must fail after the spawn and not before: a one-page tmpfs under
 // `standing/` takes the first write of a record (create's `stopped` one) and has no page left
 // for the second (the `running` one, written after the spawn). Only root may mount it.
-const isRoot = process.getuid?.() === 0;
-if (!isRoot) {
-  process.stdout.write('failed-start-undo (full disk) test skipped: mounting a tmpfs needs root\n');
-}
+sayWhySkipped('failed-start-undo (full disk) test');
 
 describe('a start whose record cannot be written', () => {
   let fixture: ServeFixture | undefined;
-  let mounted: string | undefined;
+  const tmpfs = smallTmpfs();
 
   afterEach(async () => {
     await fixture?.dispose();
     fixture = undefined;
-    if (mounted) await execa('umount', ['-l', mounted], { reject: false });
-    mounted = undefined;
+    await tmpfs.unmountAll();
   });
 
-  it.skipIf(!isRoot)(
+  it.skipIf(!canMountTmpfs)(
     'kills the session it spawned, so no orphan blocks the next create',
     async () => {
       fixture = await createServeFixture(shellHarness);
       const serve = fixture;
       const standingDir = path.join(serve.stateRoot, 'standing');
-      await mkdir(standingDir, { recursive: true, mode: 0o700 });
-      await execa('mount', ['-t', 'tmpfs', '-o', 'size=4k,mode=0700', 'tmpfs', standingDir]);
-      mounted = standingDir;
+      await tmpfs.mount(standingDir, '4k');
       await serve.start();
 
       const failed = await serve.cli(['standing', 'create', 'orphan']);
@@ -60,8 +55,7 @@ describe('a start whose record cannot be written', () => {
       ]);
 
       // With room again the same name is free: nothing of the failed create is left in the way.
-      await execa('umount', ['-l', standingDir]);
-      mounted = undefined;
+      await tmpfs.unmount(standingDir);
       const again = await serve.cli(['standing', 'create', 'orphan']);
       expect(again.exitCode, again.stderr).toBe(0);
       expect(await tmuxSessions(serve)).toContain('loop-standing-orphan');

@@ -1,10 +1,9 @@
-import { closeSync, openSync, writeSync } from 'node:fs';
-import { mkdir, readFile, rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
-import { errnoCode } from '../../src/errors.js';
 import { createServeFixture, type ServeFixture } from '../helpers/run-serve.js';
+import { canMountTmpfs, fillUp, sayWhySkipped, smallTmpfs } from './support/small-tmpfs.js';
 
 interface Recorded {
   readonly status: string;
@@ -12,37 +11,21 @@ interface Recorded {
 }
 
 /** Writes `file` until the file system is full (ENOSPC). */
-function fillUp(file: string): void {
-  const fd = openSync(file, 'w');
-  const chunk = Buffer.alloc(4 * 1024, 0x61);
-  try {
-    for (;;) writeSync(fd, chunk);
-  } catch (error) {
-    if (errnoCode(error) !== 'ENOSPC') throw error;
-  } finally {
-    closeSync(fd);
-  }
-}
-
 // The records' folder alone is a small tmpfs (root only), so the stop's kill and the rest of
 // serve keep working while the record write fails.
-const isRoot = process.getuid?.() === 0;
-if (!isRoot) {
-  process.stdout.write('stop-disk-full test skipped: mounting a tmpfs needs root\n');
-}
+sayWhySkipped('stop-disk-full test');
 
 describe('stop when the record cannot be written (a full disk)', () => {
   let fixture: ServeFixture | undefined;
-  let mounted: string | undefined;
+  const tmpfs = smallTmpfs();
 
   afterEach(async () => {
     await fixture?.dispose();
     fixture = undefined;
-    if (mounted) await execa('umount', ['-l', mounted], { reject: false });
-    mounted = undefined;
+    await tmpfs.unmountAll();
   });
 
-  it.skipIf(!isRoot)(
+  it.skipIf(!canMountTmpfs)(
     'stops the session, says the record was not written, and its token no longer speaks',
     async () => {
       fixture = await createServeFixture(() => ({
@@ -51,9 +34,7 @@ describe('stop when the record cannot be written (a full disk)', () => {
       }));
       const serve = fixture;
       const standingDir = path.join(serve.stateRoot, 'standing');
-      await mkdir(standingDir, { recursive: true, mode: 0o700 });
-      await execa('mount', ['-t', 'tmpfs', '-o', 'size=64k,mode=0700', 'tmpfs', standingDir]);
-      mounted = standingDir;
+      await tmpfs.mount(standingDir, '64k');
       await serve.start();
       const created = await serve.cli(['standing', 'create', 'full']);
       expect(created.exitCode, created.stderr).toBe(0);
@@ -71,7 +52,7 @@ describe('stop when the record cannot be written (a full disk)', () => {
       expect((await post('while running')).stderr).not.toMatch(refusal);
 
       const filler = path.join(standingDir, 'filler');
-      fillUp(filler);
+      fillUp(filler, 4 * 1024);
       const stopped = await serve.cli(['standing', 'stop', 'full']);
       expect(stopped.exitCode).toBe(1);
       expect(stopped.stderr).toMatch(/is stopped, but .*record could not be written \(ENOSPC\)/);
