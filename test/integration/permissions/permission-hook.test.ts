@@ -75,6 +75,7 @@ describe('the PermissionRequest hook', () => {
           },
           permissionHook: createPermissionHook(registry),
           permissionRequestOpen: (of: string) => registry.hasOpenRequest(of),
+          endPermissionRequests: (of: string) => registry.expireRef(of, 'terminal'),
           logger: captureLogger().logger,
         }),
         ...permissionRoutes(registry),
@@ -185,6 +186,22 @@ describe('the PermissionRequest hook', () => {
     const late = await api().request('POST', `/api/v1/permissions/${id}/allow`, {});
     expect(late.status).toBe(409);
     expect(JSON.stringify(late.body)).toContain('answered in the terminal');
+  });
+
+  it('ends the request as answered in the terminal when the turn ends (Claude Code keeps the hook)', async () => {
+    await start();
+    const hook = runHook();
+    const id = await openId();
+    const stop = { hook_event_name: 'Stop', last_assistant_message: 'done' };
+    await api().request('POST', '/api/v1/hooks/Stop', stop, { 'X-The-Loop-Session-Token': token });
+    await eventually(async () => settled.length === 1, { timeoutMs: 5_000, what: 'expiry' });
+    expect(settled[0]).toMatchObject({ kind: 'expired', reason: 'terminal' });
+    // The hook gets no decision: nothing for Claude Code to act on.
+    const result = await hook;
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toBe('');
+    const late = await api().request('POST', `/api/v1/permissions/${id}/allow`, {});
+    expect(late.status).toBe(409);
   });
 
   it('does not post the permission_prompt notice while a request is open', async () => {
