@@ -48,6 +48,10 @@ export function createInboxAcceptor<T>(options: {
       options.quiet?.touch();
       const recording = inbox.add(message);
       const judged = recording.then(async (entry) => {
+        // A write that held the loop for longer than quietMs is not a pause in arrivals: the
+        // frames behind it are still unread. Counting from its end keeps the gate shut until
+        // they are (DESIGN §10).
+        options.quiet?.touch();
         await options.quiet?.wait();
         return { entry, claimed: await claimAll(entry) };
       });
