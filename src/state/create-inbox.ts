@@ -62,7 +62,9 @@ export function createInbox<T>(options: {
   const { dir, validate } = options;
   const clock = options.clock ?? Date.now;
   const readFolder = createInboxFolderReader({ dir, validate, logger: options.logger });
-  const commit = createGroupCommit(writeBatch);
+  // A write at least every 10 ms while a burst is being read: the first frames' acknowledgements
+  // do not wait for the last frame to be parsed (group-commit.ts).
+  const commit = createGroupCommit(writeBatch, { maxDelayMs: 10 });
   // A done list is read, extended and rewritten: two at once on one batch would lose one.
   const serially = createKeyedQueue();
   // Where each entry not yet done lives, so done() touches one file instead of listing the folder.
@@ -86,6 +88,11 @@ export function createInbox<T>(options: {
 
   const fileOf = (name: string): string => path.join(dir, name);
 
+  async function ensureDir(): Promise<void> {
+    await ensurePrivateDir(dir);
+    dirEnsured = true;
+  }
+
   function remember(batch: Batch): void {
     for (const key of batch.keys) places.set(key, { kind: 'batch', batch });
   }
@@ -103,10 +110,7 @@ export function createInbox<T>(options: {
     const keys = entries.map((entry) => entry.key);
     remember({ id, keys, done: new Set() });
     try {
-      if (!dirEnsured) {
-        await ensurePrivateDir(dir);
-        dirEnsured = true;
-      }
+      if (!dirEnsured) await ensureDir();
       const write = async (): Promise<void> => {
         if (options.synchronousWrites) writeFileAtomicSync(fileOf(name), data);
         else await writeFileAtomic(fileOf(name), data);
@@ -208,6 +212,9 @@ export function createInbox<T>(options: {
     },
 
     async pending() {
+      // Called once before the origin connects: the folder then exists before the first burst,
+      // whose first write would otherwise wait for this mkdir behind the thread pool (DESIGN §10).
+      await ensureDir();
       return pendingInboxEntries(await readAndRemember());
     },
 

@@ -73,6 +73,15 @@ describe('inbox group commit', () => {
     expect(texts(await inbox.pending())).toEqual(['a', 'b', 'c', 'd']);
   });
 
+  it('creates its folder, 0700, on the first pending() — before the origin connects', async () => {
+    // Recovery runs before Slack connects: the first write of a burst then finds the folder there
+    // and does not wait for a mkdir behind the thread pool while the burst is being read.
+    const dir = path.join(await folder(), 'inbox', 'slack');
+    const inbox = createInbox({ dir, validate: isText, logger: silentLogger() });
+    expect(await inbox.pending()).toEqual([]);
+    expect(await modeOf(dir)).toBe(0o700);
+  });
+
   it('puts adds made while a batch is being written into the next batch, in order', async () => {
     const dir = await folder();
     const inbox = createInbox({ dir, validate: isText, logger: silentLogger() });
