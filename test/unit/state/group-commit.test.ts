@@ -66,4 +66,39 @@ describe('group commit', () => {
     writes[1]?.finish();
     await expect(later).resolves.toBeUndefined();
   });
+
+  it('starts the write at once, inside the tick, once the oldest waiting item is maxDelayMs old', async () => {
+    const { writes, write } = controlledWrites();
+    let now = 0;
+    const submit = createGroupCommit(write, { maxDelayMs: 10, now: () => now });
+    const early = [submit('a'), submit('b')];
+    now = 9;
+    early.push(submit('c'));
+    // Still young: it waits for the end of the tick like any other.
+    expect(writes).toHaveLength(0);
+    now = 10;
+    early.push(submit('d'));
+    // No setImmediate in between: a long run of socket reads gets its writes, and its acks,
+    // while it is still being read.
+    expect(writes.map((each) => each.items)).toEqual([['a', 'b', 'c', 'd']]);
+
+    // While that write runs, the next items wait for it, however old they get.
+    const later = submit('e');
+    now = 50;
+    const last = submit('f');
+    expect(writes).toHaveLength(1);
+    writes[0]?.finish();
+    await Promise.all(early);
+    await settle();
+    expect(writes.map((each) => each.items).at(-1)).toEqual(['e', 'f']);
+    writes[1]?.finish();
+    await Promise.all([later, last]);
+
+    // The end-of-tick write still comes for what is young when the tick ends.
+    const young = submit('g');
+    await settle();
+    expect(writes.map((each) => each.items).at(-1)).toEqual(['g']);
+    writes[2]?.finish();
+    await young;
+  });
 });
