@@ -173,8 +173,10 @@ export function createSlackSurface(options: {
     duplicate: ({ eventId, channel, ts }) => {
       events.record('slack.duplicate', { eventId, channel, messageTs: ts });
     },
-    // A burst is recorded and acknowledged first; handling it waits for a pause (DESIGN §10).
-    quiet: createQuietGate({ quietMs: 5, maxWaitMs: 250 }),
+    // A burst is recorded and acknowledged first; handling it waits for a pause (DESIGN §10). A
+    // pause shorter than 50 ms is a sender's or a disk's hiccup, not the end of the burst; a
+    // stream that never pauses is handled after 1 s (docs/architecture.md).
+    quiet: createQuietGate({ quietMs: 50, maxWaitMs: 1_000 }),
     logger,
   });
   // Slack gets its acknowledgement once the reply is recorded (DESIGN §9). Thread replies are
