@@ -39,7 +39,9 @@ export function createTmuxDriver(options: TmuxDriverOptions): TmuxDriver {
   /**
    * A pane that just died is marked dead a moment before tmux has reaped its process and knows
    * the exit status; such a pane is asked about again for up to 3 s (a loaded machine reaps
-   * late), so the status is not lost.
+   * late), so the status is not lost. tmux 3.3a also misses a SIGCHLD now and then (about one
+   * exit in four here): the process stays a zombie and the status never comes. Any child of the
+   * server that exits makes it reap them all, so a `run-shell -b true` goes first.
    */
   const probe = async (name: string): Promise<SessionInfo> => {
     let info = await probeOnce(name);
@@ -48,6 +50,8 @@ export function createTmuxDriver(options: TmuxDriverOptions): TmuxDriver {
       info.state === 'dead' && info.deadStatus === undefined && tries < 60;
       tries += 1
     ) {
+      // In the background: a run-shell that waited for its own child could miss it the same way.
+      if (tries % 20 === 0) await runner.run(['run-shell', '-b', 'true']);
       await delay(50);
       info = await probeOnce(name);
     }

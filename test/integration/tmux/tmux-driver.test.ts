@@ -145,6 +145,8 @@ describe.each(runners)('tmux driver on a private server, through $label', ({ con
     await spawnCat('one');
     await driver.spawn({ name: 'two', cwd: '/tmp', argv: ['sh', '-c', 'exit 3'], env: {}, owner });
     await server.tmux('new-session', '-d', '-s', 'foreign', '--', 'cat');
+    // Probed first: when tmux missed the exit (see probe-reaps.test.ts) the probe makes it reap.
+    await eventually(async () => (await driver.probe('two')).deadStatus === 3);
     const listing = await eventually(async () => {
       const result = await driver.listSessions();
       return result.ok && result.sessions.get('two')?.state === 'dead' ? result : undefined;
