@@ -47,7 +47,11 @@ export function createCommentHandler(options: {
   const authorized = new Set(config.github.authorizedUsers.map((login) => login.toLowerCase()));
 
   const managedNow = async (comment: GithubComment) =>
-    isManaged(comment.item, await loadManagedFacts(config, workItems), config.instance.name);
+    isManaged(
+      comment.item,
+      await loadManagedFacts(config, workItems, comment.item),
+      config.instance.name,
+    );
 
   const quietly = async (what: string, action: () => Promise<unknown>): Promise<void> => {
     try {
