@@ -39,8 +39,8 @@ export function createTmuxDriver(options: TmuxDriverOptions): TmuxDriver {
   /**
    * A pane that just died is marked dead a moment before tmux has reaped its process and knows
    * the exit status; such a pane is asked about again for up to 3 s (a loaded machine reaps
-   * late), so the status is not lost. tmux 3.3a also misses a SIGCHLD now and then (about one
-   * exit in four here): the process stays a zombie and the status never comes. Any child of the
+   * late), so the status is not lost. tmux 3.3a also misses a SIGCHLD, often (from one exit in
+   * eight to most of them here): the process stays a zombie and the status never comes. Any child of the
    * server that exits makes it reap them all, so a `run-shell -b true` goes first.
    */
   const probe = async (name: string): Promise<SessionInfo> => {

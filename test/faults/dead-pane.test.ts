@@ -1,7 +1,7 @@
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventually } from '../helpers/eventually.js';
-import { createServeFixture, type ServeFixture } from '../helpers/run-serve.js';
+import { createServeFixture, tmuxSessions, type ServeFixture } from '../helpers/run-serve.js';
 import { startFakeSlack, type FakeSlack } from '../fakes/fake-slack/start-fake-slack.js';
 import { eventsOf } from './support/serve-log.js';
 import { createAnnounced, slackChannel, startSlackServe } from './support/slack-serve.js';
@@ -27,13 +27,6 @@ describe('a session whose harness has exited', () => {
     fixture = undefined;
     slack = undefined;
   });
-
-  const tmuxSessions = async (serve: ServeFixture): Promise<string[]> => {
-    const listed = await execa('tmux', ['-L', serve.socket, 'list-sessions', '-F', '#S'], {
-      reject: false,
-    });
-    return listed.exitCode === 0 ? listed.stdout.split('\n') : [];
-  };
 
   /** One tmux format of the session's pane, '' when tmux cannot show it. */
   const paneShows = async (serve: ServeFixture, target: string, format: string) => {

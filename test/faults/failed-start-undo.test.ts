@@ -2,21 +2,14 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createServeFixture, type ServeFixture } from '../helpers/run-serve.js';
+import {
+  createServeFixture,
+  shellHarness,
+  tmuxSessions,
+  type ServeFixture,
+} from '../helpers/run-serve.js';
 import { eventsOf } from './support/serve-log.js';
 import { canMountTmpfs, sayWhySkipped, smallTmpfs } from './support/small-tmpfs.js';
-
-const shellHarness = () => ({
-  harnesses: { shell: { kind: 'command', command: 'sh' } },
-  defaults: { harness: 'shell', cwd: 'work' },
-});
-
-const tmuxSessions = async (serve: ServeFixture): Promise<string[]> => {
-  const listed = await execa('tmux', ['-L', serve.socket, 'list-sessions', '-F', '#S'], {
-    reject: false,
-  });
-  return listed.exitCode === 0 ? listed.stdout.split('\n') : [];
-};
 
 // The record write must fail after the spawn and not before: a one-page tmpfs under
 // `standing/` takes the first write of a record (create's `stopped` one) and has no page left

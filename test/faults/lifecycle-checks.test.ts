@@ -1,7 +1,6 @@
 import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/api/create-api-client.js';
 import { LoopError } from '../../src/errors.js';
@@ -10,19 +9,12 @@ import { createControlModeRunner } from '../../src/tmux/create-control-mode-runn
 import { createTmuxDriver } from '../../src/tmux/create-tmux-driver.js';
 import { createExecaTmuxRunner } from '../../src/tmux/tmux-runner.js';
 import { createPrivateTmux, type PrivateTmux } from '../helpers/private-tmux.js';
-import { createServeFixture, type ServeFixture } from '../helpers/run-serve.js';
-
-const shellHarness = () => ({
-  harnesses: { shell: { kind: 'command', command: 'sh' } },
-  defaults: { harness: 'shell', cwd: 'work' },
-});
-
-const tmuxSessions = async (serve: ServeFixture): Promise<string[]> => {
-  const listed = await execa('tmux', ['-L', serve.socket, 'list-sessions', '-F', '#S'], {
-    reject: false,
-  });
-  return listed.exitCode === 0 ? listed.stdout.split('\n') : [];
-};
+import {
+  createServeFixture,
+  shellHarness,
+  tmuxSessions,
+  type ServeFixture,
+} from '../helpers/run-serve.js';
 
 describe('lifecycle checks at every start and delete', () => {
   let fixture: ServeFixture | undefined;

@@ -1,8 +1,12 @@
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createServeFixture, type ServeFixture } from '../helpers/run-serve.js';
+import {
+  createServeFixture,
+  shellHarness,
+  tmuxSessions,
+  type ServeFixture,
+} from '../helpers/run-serve.js';
 import { canMountTmpfs, fillUp, sayWhySkipped, smallTmpfs } from './support/small-tmpfs.js';
 
 interface Recorded {
@@ -10,7 +14,6 @@ interface Recorded {
   readonly sessionToken?: string;
 }
 
-/** Writes `file` until the file system is full (ENOSPC). */
 // The records' folder alone is a small tmpfs (root only), so the stop's kill and the rest of
 // serve keep working while the record write fails.
 sayWhySkipped('stop-disk-full test');
@@ -28,10 +31,7 @@ describe('stop when the record cannot be written (a full disk)', () => {
   it.skipIf(!canMountTmpfs)(
     'stops the session, says the record was not written, and its token no longer speaks',
     async () => {
-      fixture = await createServeFixture(() => ({
-        harnesses: { shell: { kind: 'command', command: 'sh' } },
-        defaults: { harness: 'shell', cwd: 'work' },
-      }));
+      fixture = await createServeFixture(shellHarness);
       const serve = fixture;
       const standingDir = path.join(serve.stateRoot, 'standing');
       await tmpfs.mount(standingDir, '64k');
@@ -57,10 +57,7 @@ describe('stop when the record cannot be written (a full disk)', () => {
       expect(stopped.exitCode).toBe(1);
       expect(stopped.stderr).toMatch(/is stopped, but .*record could not be written \(ENOSPC\)/);
       expect(stopped.stderr).toMatch(/free space under the state root/);
-      const sessions = await execa('tmux', ['-L', serve.socket, 'list-sessions', '-F', '#S'], {
-        reject: false,
-      });
-      expect(sessions.stdout.split('\n')).not.toContain('loop-standing-full');
+      expect(await tmuxSessions(serve)).not.toContain('loop-standing-full');
       // The record still says running with the token, but the token is dead: memory and tmux
       // are the truth, the stale file is not.
       expect((JSON.parse(await readFile(recordFile, 'utf8')) as Recorded).status).toBe('running');

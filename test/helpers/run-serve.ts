@@ -32,6 +32,20 @@ export function fakeAgentHarness(
   };
 }
 
+/** Extra config for a fixture whose sessions run a plain `sh` (the `shell` harness). */
+export const shellHarness = () => ({
+  harnesses: { shell: { kind: 'command', command: 'sh' } },
+  defaults: { harness: 'shell', cwd: 'work' },
+});
+
+/** The names of the sessions on the fixture's tmux server; none when it is not running. */
+export async function tmuxSessions(serve: Pick<ServeFixture, 'socket'>): Promise<string[]> {
+  const listed = await execa('tmux', ['-L', serve.socket, 'list-sessions', '-F', '#S'], {
+    reject: false,
+  });
+  return listed.exitCode === 0 ? listed.stdout.split('\n') : [];
+}
+
 export interface CliResult {
   readonly exitCode: number;
   readonly stdout: string;
