@@ -1,9 +1,13 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { writeFileAtomic } from '../../../src/state/write-file-atomic.js';
+import {
+  createFileExclusive,
+  createFolderSync,
+  writeFileAtomic,
+} from '../../../src/state/write-file-atomic.js';
 import { writeFileAtomicSync } from '../../../src/state/write-file-atomic-sync.js';
-import { makeTempDir, modeOf, type TempDir } from '../../helpers/fs-fixtures.js';
+import { makeTempDir, modeOf, withUmask, type TempDir } from '../../helpers/fs-fixtures.js';
 
 let temp: TempDir;
 beforeEach(async () => {
@@ -58,5 +62,45 @@ describe('writeFileAtomicSync', () => {
     await mkdir(path.join(target, 'child'), { recursive: true });
     expect(() => writeFileAtomicSync(target, 'x')).toThrow();
     expect(await readdir(temp.path)).toEqual(['dir-in-the-way']);
+  });
+});
+
+describe('createFolderSync', () => {
+  it('lets calls that come together share one sync, and never counts a sync begun before a call', async () => {
+    const begun: Array<{ dir: string; finish: () => void }> = [];
+    const sync = createFolderSync(
+      (dir) => new Promise<void>((resolve) => begun.push({ dir, finish: resolve })),
+    );
+    const settled: string[] = [];
+    const track = (name: string, promise: Promise<void>) => promise.then(() => settled.push(name));
+    const first = [track('a', sync('/s/inbox')), track('b', sync('/s/inbox'))];
+    const other = track('other', sync('/s/dedupe'));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(begun.map((each) => each.dir)).toEqual(['/s/inbox', '/s/dedupe']);
+
+    // Called while the first sync of the folder runs: it may have renamed after that sync began.
+    const late = track('c', sync('/s/inbox'));
+    begun[0]?.finish();
+    await Promise.all(first);
+    expect(settled).toEqual(['a', 'b']);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(begun.map((each) => each.dir)).toEqual(['/s/inbox', '/s/dedupe', '/s/inbox']);
+    begun[2]?.finish();
+    begun[1]?.finish();
+    await Promise.all([late, other]);
+    expect(settled).toEqual(['a', 'b', 'c', 'other']);
+  });
+});
+
+describe('createFileExclusive', () => {
+  it('creates a missing file 0600, durable, and never replaces one', async () => {
+    const file = path.join(temp.path, 'claim.json');
+    await withUmask(0o277, async () => {
+      expect(await createFileExclusive(file, 'first')).toBe(true);
+    });
+    expect(await createFileExclusive(file, 'second')).toBe(false);
+    expect(await readFile(file, 'utf8')).toBe('first');
+    expect(await modeOf(file)).toBe(0o600);
+    expect(await readdir(temp.path)).toEqual(['claim.json']);
   });
 });
