@@ -41,8 +41,10 @@ export interface Inbox<T> {
 interface Batch {
   readonly id: string;
   readonly keys: readonly string[];
-  /** As last made durable. */
-  done: ReadonlySet<string>;
+  /** Handled, in memory: the next write of the batch's done list carries all of them. */
+  readonly done: Set<string>;
+  /** Writes `done` (or removes the batch once all are done); calls that come together share one. */
+  readonly persist: (item: undefined) => Promise<void>;
 }
 
 type Place = { readonly kind: 'batch'; readonly batch: Batch } | { readonly kind: 'legacy' };
@@ -65,7 +67,7 @@ export function createInbox<T>(options: {
   // A write at least every 10 ms while a burst is being read: the first frames' acknowledgements
   // do not wait for the last frame to be parsed (group-commit.ts).
   const commit = createGroupCommit(writeBatch, { maxDelayMs: 10 });
-  // A done list is read, extended and rewritten: two at once on one batch would lose one.
+  // An old one-file entry is removed, then the removal made durable, one done() at a time.
   const serially = createKeyedQueue();
   // Where each entry not yet done lives, so done() touches one file instead of listing the folder.
   const places = new Map<string, Place>();
@@ -108,7 +110,7 @@ export function createInbox<T>(options: {
     const name = batchFileName(id);
     const data = encodeBatch(entries);
     const keys = entries.map((entry) => entry.key);
-    remember({ id, keys, done: new Set() });
+    remember(newBatch(id, keys, new Set()));
     try {
       if (!dirEnsured) await ensureDir();
       const write = async (): Promise<void> => {
@@ -137,11 +139,30 @@ export function createInbox<T>(options: {
     }
   }
 
+  function newBatch(id: string, keys: readonly string[], done: Set<string>): Batch {
+    const batch: Batch = {
+      id,
+      keys,
+      done,
+      // Handled messages of one batch finish close together (a burst, concurrent webhooks): one
+      // rewrite of its done list carries all that finished while the last one was being written.
+      persist: createGroupCommit<undefined>(() => persistDone(batch)),
+    };
+    return batch;
+  }
+
   async function markDone(batch: Batch, key: string): Promise<void> {
     const place = places.get(key);
     if (batch.done.has(key) || place?.kind !== 'batch' || place.batch !== batch) return;
     // In memory first: if this write fails, the next one for the batch still carries the key.
-    batch.done = new Set(batch.done).add(key);
+    batch.done.add(key);
+    await batch.persist(undefined);
+  }
+
+  async function persistDone(batch: Batch): Promise<void> {
+    // Already removed by an earlier write of this batch: nothing left to record.
+    const place = places.get(batch.id);
+    if (place?.kind !== 'batch' || place.batch !== batch) return;
     try {
       if (!batch.keys.every((each) => batch.done.has(each))) {
         await writeFileAtomic(fileOf(doneFileName(batch.id)), encodeDone(batch.done));
@@ -155,11 +176,16 @@ export function createInbox<T>(options: {
       // Left behind, it is an orphan that the next read of the folder removes.
       await removeIfPresent(doneFileName(batch.id)).catch(() => undefined);
     } catch (error) {
-      // The message was handled; failing here would tell its sender it was not. At worst a
-      // restart before the next successful write hands it on once more.
+      // The messages were handled; failing here would tell their senders they were not. At worst
+      // a restart before the next successful write hands them on once more.
       options.logger.warn(
-        { event: 'inbox.done_unrecorded', key, file: fileOf(batchFileName(batch.id)), err: error },
-        'could not record a handled message; it may be handled again after a restart: check the disk has room',
+        {
+          event: 'inbox.done_unrecorded',
+          handled: batch.done.size,
+          file: fileOf(batchFileName(batch.id)),
+          err: error,
+        },
+        'could not record handled messages; they may be handled again after a restart: check the disk has room',
       );
     }
   }
@@ -184,7 +210,7 @@ export function createInbox<T>(options: {
       const folder = await readFolder();
       for (const { id, keys } of folder.batches) {
         if (places.has(id) || removedDuringRead.has(batchFileName(id))) continue;
-        remember({ id, keys, done: folder.done.get(id) ?? new Set() });
+        remember(newBatch(id, keys, new Set(folder.done.get(id))));
       }
       for (const { key } of folder.legacy) {
         if (places.has(key) || removedDuringRead.has(legacyFileName(key))) continue;
@@ -224,8 +250,7 @@ export function createInbox<T>(options: {
       if (!places.has(key)) await readAndRemember();
       const place = places.get(key);
       if (place?.kind === 'batch') {
-        const { batch } = place;
-        await serially.run(batchFileName(batch.id), () => markDone(batch, key));
+        await markDone(place.batch, key);
       } else if (place?.kind === 'legacy') {
         await serially.run(legacyFileName(key), () => removeLegacy(key));
       }
