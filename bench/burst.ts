@@ -82,6 +82,19 @@ export async function measureBurst(options: {
     { what: `${names.length} sessions announced in Slack`, timeoutMs: 60_000, intervalMs: 100 },
   );
   await waitForAgentsReady(home, names.length, 60_000);
+  // Ready for serve too: its screen-readiness watchers poll each pane with a spawned
+  // `capture-pane` until they see the prompt, and a burst sent while the last of fifty still poll
+  // measures their spawns, not the intake.
+  await waitUntil(
+    async () => {
+      const listed = await serve.api.request<{ sessions: Array<{ agentState: unknown }> }>(
+        'GET',
+        '/api/v1/standing-sessions',
+      );
+      return listed.body.sessions.every((session) => session.agentState !== 'starting');
+    },
+    { what: `${names.length} sessions ready in serve`, timeoutMs: 60_000, intervalMs: 50 },
+  );
 
   const sent: BurstMessage[] = Array.from({ length: options.messages }, (_, index) => ({
     session: names[index % names.length] ?? '',
