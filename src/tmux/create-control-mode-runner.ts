@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { unlink, writeFile } from 'node:fs/promises';
+import { unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import type { Logger } from '../log/create-logger.js';
@@ -264,18 +264,28 @@ export function createControlModeRunner(options: ControlModeRunnerOptions): Clos
     const dash = args.indexOf('-', load);
     if (load === -1 || dash === -1 || (end !== -1 && dash > end)) return undefined;
     const file = path.join(options.scratchDir, `buffer-${randomUUID()}`);
+    // Synchronous: this file is on every delivery's path, and writing a few kilobytes takes
+    // microseconds, while the open, write, close and unlink through the thread pool were four
+    // hand-offs and back, a good part of what the path adds to a bare tmux call (DESIGN §10).
+    // Nothing here needs an fsync: the file lives for one load-buffer.
     // Removed in `finally` even when the write itself fails (a full disk leaves a part behind).
     try {
-      // The folder is made on first use and again if someone removed it.
-      await writeFile(file, input, { mode: 0o600 }).catch(async (error: unknown) => {
+      try {
+        writeFileSync(file, input, { mode: 0o600 });
+      } catch (error) {
+        // The folder is made on first use and again if someone removed it.
         if (errnoCode(error) !== 'ENOENT') throw error;
         await ensurePrivateDir(options.scratchDir);
-        await writeFile(file, input, { mode: 0o600 });
-      });
+        writeFileSync(file, input, { mode: 0o600 });
+      }
       const line = controlModeLine(args.map((arg, index) => (index === dash ? file : arg)));
       return line === undefined || closed ? undefined : await send(line);
     } finally {
-      await unlink(file).catch(() => undefined);
+      try {
+        unlinkSync(file);
+      } catch {
+        // Never written, or already gone: nothing is left behind either way.
+      }
     }
   };
 
