@@ -8,6 +8,8 @@ export interface BenchOptions {
   readonly warmup: number;
   readonly burstSessions: number;
   readonly burstMessages: number;
+  /** Bursts of `burstMessages`, one after another; the ack p99 is judged on their median. */
+  readonly burstRounds: number;
   /** Messages per second; 0 sends the whole burst at once. */
   readonly burstRate: number;
   readonly webhookDeliveries: number;
@@ -24,6 +26,7 @@ const full = {
   warmup: 5,
   burstSessions: 50,
   burstMessages: 1_000,
+  burstRounds: 3,
   webhookDeliveries: 2_000,
   scaleSessions: 200,
   scaleBindings: 10_000,
@@ -35,6 +38,7 @@ const quick: typeof full = {
   warmup: 3,
   burstSessions: 10,
   burstMessages: 100,
+  burstRounds: 1,
   webhookDeliveries: 200,
   scaleSessions: 20,
   scaleBindings: 1_000,

@@ -111,6 +111,7 @@ const burst = ready
       measureBurst({
         sessions: options.burstSessions,
         messages: options.burstMessages,
+        rounds: options.burstRounds,
         ratePerSecond: options.burstRate,
         cleanup,
       }),

@@ -8,6 +8,7 @@ describe('benchOptions', () => {
       build: true,
       burstSessions: 50,
       burstMessages: 1_000,
+      burstRounds: 3,
       burstRate: 0,
       webhookConcurrency: 16,
       scaleSessions: 200,
@@ -20,6 +21,7 @@ describe('benchOptions', () => {
       quick: true,
       burstSessions: 10,
       burstMessages: 100,
+      burstRounds: 1,
       webhookDeliveries: 200,
       scaleSessions: 20,
     });

@@ -33,6 +33,31 @@ describe('summarize', () => {
     });
   });
 
+  it('judges the burst ack on the median of its rounds, and shows the worst round', () => {
+    const burst = {
+      sessions: 50,
+      messages: 1_000,
+      rounds: 3,
+      lost: 0,
+      duplicates: 0,
+      unexpected: 0,
+      orderOk: true,
+      ackSamples: [10, 20, 30],
+      roundAckP99s: [60, 240, 80],
+      unacked: 0,
+      ackedPerS: 8_000,
+      durationS: 15,
+      msgsPerS: 200,
+    };
+    const figures = summarize({ quick: false, submitDelayMs: 6, floor, burst, durationS: 1 });
+    expect(figures).toMatchObject({
+      burst_rounds: 3,
+      burst_ack_p99_ms: 80,
+      burst_ack_p99_worst_ms: 240,
+    });
+    expect(judgeTargets(figures)['burst_ack_p99']).toBe(true);
+  });
+
   it('has every key the issue names in the JSON line', () => {
     const figures = summarize({ quick: true, submitDelayMs: 30, durationS: 0 });
     for (const key of [
