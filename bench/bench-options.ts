@@ -30,7 +30,7 @@ const full = {
   webhookDeliveries: 2_000,
   scaleSessions: 200,
   scaleBindings: 10_000,
-  listIterations: 10,
+  listIterations: 40,
 };
 
 const quick: typeof full = {
