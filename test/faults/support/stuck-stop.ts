@@ -17,6 +17,10 @@ const app = {
 };
 // serve's listeners keep its process alive; here a timer does (signal handlers do not).
 const alive = setInterval(() => undefined, 60_000);
+// Said only once the handlers are in (stopOnSignal installs them before its first await): said
+// before, a child preempted right after the write met the test's SIGTERM with no handler, and
+// died of it silently.
+const stopped = stopOnSignal(app, io);
 io.stderr.write('waiting for a signal\n');
-await stopOnSignal(app, io);
+await stopped;
 clearInterval(alive);
