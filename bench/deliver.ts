@@ -8,6 +8,7 @@ import {
   promptReader,
   waitForAgentsReady,
 } from './fake-agent-harness.js';
+import { startRawTarget } from './floor.js';
 import { startPrivateTmux } from './private-tmux.js';
 import { startServe } from './start-serve.js';
 import { waitUntil } from './wait-until.js';
@@ -17,6 +18,12 @@ export interface DeliverResult {
   readonly samples: number[];
   /** `say` request sent → its answer (serve answers once Enter is sent), ms. */
   readonly apiSamples: number[];
+  /**
+   * Raw deliveries (the floor, floor.ts) into a second fake agent on a tmux server of its own,
+   * one before each `say`: the deliver ratios are judged on these, taken in the same seconds as
+   * the samples they divide.
+   */
+  readonly floorSamples: number[];
   readonly startupMs: number;
 }
 
@@ -24,6 +31,9 @@ export interface DeliverResult {
  * Control-plane `say` → agent, through a real `serve` and its control socket, into a `command`
  * harness running the fake agent (so no confirmation wait). `submitDelayMs` undefined keeps the
  * configured default, which is what the target is judged on; 0 shows what the settle costs.
+ * Each `say` follows a raw delivery into a second fake agent on its own tmux server: the ratio
+ * of two p50s of a few milliseconds, taken a minute apart on a shared machine, moved by ±25 %
+ * with the machine; taken in turns, both see the same moments.
  */
 export async function measureDeliver(options: {
   readonly label: string;
@@ -52,10 +62,20 @@ export async function measureDeliver(options: {
   await createSessions(serve.api, ['target'], { harness: 'fake', start: true }, 1);
   await waitForAgentsReady(home, 1, 15_000);
 
+  // On a tmux server of its own, as in the floor scenario: serve's server, with its control
+  // client attached, would slow the floor along with serve.
+  const floorTmux = await startPrivateTmux(`${options.label}-floor`, options.cleanup);
+  const raw = await startRawTarget(floorTmux, 'floor', options.cleanup);
+
   const prompts = promptReader(home);
   const samples: number[] = [];
   const apiSamples: number[] = [];
+  const floorSamples: number[] = [];
   for (let index = 0; index < options.warmup + options.iterations; index += 1) {
+    // Two back to back, the second kept: as in the floor scenario, a delivery into an agent (and
+    // from a bench) that has just been busy, rather than one that sat idle through the last say.
+    await raw.deliver(`floor ${index} warm-up`);
+    const floorMs = await raw.deliver(`floor ${index}`);
     const text = `deliver ${index}`;
     const sentAt = process.hrtime.bigint();
     const said = await serve.api.request('POST', '/api/v1/standing-sessions/target/say', { text });
@@ -76,7 +96,8 @@ export async function measureDeliver(options: {
     if (index >= options.warmup) {
       samples.push(latencyMs(sentAt, record));
       apiSamples.push(answeredMs);
+      floorSamples.push(floorMs);
     }
   }
-  return { samples, apiSamples, startupMs: serve.startupMs };
+  return { samples, apiSamples, floorSamples, startupMs: serve.startupMs };
 }

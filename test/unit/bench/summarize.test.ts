@@ -3,18 +3,25 @@ import { describe, expect, it } from 'vitest';
 import { formatReport, judgeTargets, summarize, targetSpecs } from '../../../bench/summarize.js';
 
 const floor = { samples: [4, 5, 6], tmuxCallSamples: [4, 4, 4] };
-const deliver = { samples: [10, 11, 12], apiSamples: [9, 10, 11], startupMs: 500 };
+const deliver = {
+  samples: [10, 11, 12],
+  apiSamples: [9, 10, 11],
+  // The raw deliveries taken in turns with the samples: the deliver ratios divide by these.
+  floorSamples: [2, 2.5, 3],
+  startupMs: 500,
+};
 
 describe('summarize', () => {
-  it('gives ratios to the floor p50 and nulls for a scenario that did not run', () => {
+  it('gives the deliver ratios to the floor taken in turns with them, and nulls for a scenario that did not run', () => {
     const figures = summarize({ quick: false, submitDelayMs: 6, floor, deliver, durationS: 1 });
     expect(figures).toMatchObject({
       floor_p50_ms: 5,
+      deliver_floor_p50_ms: 2.5,
       deliver_p50_ms: 11,
-      deliver_p50_ratio: 2.2,
-      deliver_p99_ratio: 2.4,
-      // (11 − the 6 ms settle) / 5
-      deliver_less_settle_p50_ratio: 1,
+      deliver_p50_ratio: 4.4,
+      deliver_p99_ratio: 4.8,
+      // (11 − the 6 ms settle) / 2.5, not / the floor scenario's 5
+      deliver_less_settle_p50_ratio: 2,
       startup_plain_ms: 500,
       burst_lost: null,
       scale_rss_mb: null,
