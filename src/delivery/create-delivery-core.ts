@@ -158,7 +158,8 @@ export function createDeliveryCore(options: DeliveryCoreOptions): DeliveryCore {
       if (seen === 'swallowed') return 'swallowed';
     } else {
       // A TUI may read an Enter that arrives with the paste as part of it; let the paste land.
-      await delay(timing.submitDelayMs);
+      // No settle asked for is none: a timer of 0 still waits a millisecond.
+      if (timing.submitDelayMs > 0) await delay(timing.submitDelayMs);
     }
     return lifecycle.run(target.ref, async () => {
       if (target.screen) {
