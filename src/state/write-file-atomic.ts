@@ -7,12 +7,19 @@ import { tempFileName } from './temp-file-name.js';
 
 export const privateFileMode = 0o600;
 
-// Only the fsyncs go to libuv's thread pool; creating, writing, renaming and closing a small
-// file are synchronous. Each of those takes microseconds, while handing it to the pool costs a
-// wake-up of a pool thread and a completion back to the loop: under a webhook load — every state
-// write goes through here — those hand-offs were a third of serve's thread. An fsync can take
-// milliseconds, and must not hold the loop.
+// Plain descriptors through the callback API, not fs/promises' FileHandle: every state write goes
+// through here (claims, inbox batches, records), and a FileHandle costs the loop about twice the
+// CPU of a descriptor. All of it stays asynchronous: creating, chmod-ing, renaming or removing a
+// file can wait for a journal commit that another thread's fsync forced, and synchronous, that
+// wait held the loop (under the webhook bench, half of serve's thread sat in open(2)).
+const open = promisify(fs.open);
+const fchmod = promisify(fs.fchmod);
+const write = promisify(fs.write);
 const fsync = promisify(fs.fsync);
+const close = promisify(fs.close);
+const link = promisify(fs.link);
+const rename = promisify(fs.rename);
+const unlink = promisify(fs.unlink);
 
 export interface WriteFileAtomicOptions {
   /** Only create: leave an existing file alone and return false. */
@@ -37,19 +44,19 @@ export async function writeFileAtomic(
     await writeNewFile(temp, data);
     if (options.exclusive) {
       try {
-        fs.linkSync(temp, file);
+        await link(temp, file);
       } catch (error) {
         if (errnoCode(error) === 'EEXIST') return false;
         throw error;
       }
     } else {
-      fs.renameSync(temp, file);
+      await rename(temp, file);
       renamed = true;
     }
     await syncDir(dir);
     return true;
   } finally {
-    if (!renamed) removeQuietly(temp);
+    if (!renamed) await removeQuietly(temp);
   }
 }
 
@@ -65,7 +72,7 @@ export async function createFileExclusive(file: string, data: string): Promise<b
     await writeNewFile(file, data);
   } catch (error) {
     if (errnoCode(error) === 'EEXIST') return false;
-    removeQuietly(file);
+    await removeQuietly(file);
     throw error;
   }
   await syncDir(path.dirname(file));
@@ -74,17 +81,17 @@ export async function createFileExclusive(file: string, data: string): Promise<b
 
 /** Creates `file` (never an existing one), 0600 whatever the umask, with `data`, fsync-ed. */
 async function writeNewFile(file: string, data: string): Promise<void> {
-  const fd = fs.openSync(file, 'wx', privateFileMode);
+  const fd = await open(file, 'wx', privateFileMode);
   try {
     // The umask may have narrowed the mode (or a wider one may be forced by ACLs): set it exactly.
-    fs.fchmodSync(fd, privateFileMode);
+    await fchmod(fd, privateFileMode);
     const bytes = Buffer.from(data, 'utf8');
     for (let offset = 0; offset < bytes.length;) {
-      offset += fs.writeSync(fd, bytes, offset, bytes.length - offset);
+      offset += (await write(fd, bytes, offset, bytes.length - offset)).bytesWritten;
     }
     await fsync(fd);
   } finally {
-    fs.closeSync(fd);
+    await close(fd);
   }
 }
 
@@ -92,7 +99,7 @@ async function writeNewFile(file: string, data: string): Promise<void> {
  * Makes the names created or removed in `dir` so far durable. Calls for one folder that come
  * together share one fsync of it (a group commit): a sync covers every rename that finished before
  * it began, and each call waits for a sync that begins after the call. Under load — many dedupe
- * claims and inbox writes in one folder — that saves an fsync per file.
+ * claims and inbox writes in one folder — that saves an open, an fsync and a close per file.
  */
 export const syncDir = createFolderSync(syncDirNow);
 
@@ -112,20 +119,16 @@ export function createFolderSync(
 }
 
 async function syncDirNow(dir: string): Promise<void> {
-  const fd = fs.openSync(dir, 'r');
+  const fd = await open(dir, 'r');
   try {
     await fsync(fd);
   } finally {
-    fs.closeSync(fd);
+    await close(fd);
   }
 }
 
-function removeQuietly(file: string): void {
+async function removeQuietly(file: string): Promise<void> {
   // Best effort: the temp file may never have been created, and a leftover one is swept later by
   // the store that owns the folder, so a failure here must not mask the error being reported.
-  try {
-    fs.unlinkSync(file);
-  } catch {
-    return;
-  }
+  await unlink(file).catch(() => undefined);
 }

@@ -267,6 +267,7 @@ export function createControlModeRunner(options: ControlModeRunnerOptions): Clos
     // Synchronous: this file is on every delivery's path, and writing a few kilobytes takes
     // microseconds, while the open, write, close and unlink through the thread pool were four
     // hand-offs and back, a good part of what the path adds to a bare tmux call (DESIGN §10).
+    // Under heavy disk load the create can wait for a journal commit; a delivery is worth that.
     // Nothing here needs an fsync: the file lives for one load-buffer.
     // Removed in `finally` even when the write itself fails (a full disk leaves a part behind).
     try {
