@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { CleanupStack } from './cleanup-stack.js';
 import { createSessions } from './create-sessions.js';
 import {
+  awaitPrompt,
   fakeAgentHarness,
   latencyMs,
   promptReader,
@@ -11,7 +12,6 @@ import {
 import { startRawTarget } from './floor.js';
 import { startPrivateTmux } from './private-tmux.js';
 import { startServe } from './start-serve.js';
-import { waitUntil } from './wait-until.js';
 
 export interface DeliverResult {
   /** `say` request sent → prompt recorded by the agent, ms. */
@@ -83,16 +83,7 @@ export async function measureDeliver(options: {
     if (said.status !== 200) {
       throw new Error(`bench: say answered ${said.status}: ${JSON.stringify(said.body)}`);
     }
-    const record = await waitUntil(
-      async () => {
-        await prompts.readNew();
-        return prompts.all[index];
-      },
-      { what: `the fake agent to record "${text}"`, timeoutMs: 10_000, intervalMs: 1 },
-    );
-    if (record.prompt !== text) {
-      throw new Error(`bench: deliver expected "${text}", the agent got "${record.prompt}"`);
-    }
+    const record = await awaitPrompt(prompts, index, text, 'deliver');
     if (index >= options.warmup) {
       samples.push(latencyMs(sentAt, record));
       apiSamples.push(answeredMs);

@@ -41,6 +41,29 @@ export async function waitForAgentsReady(
   );
 }
 
+/**
+ * Waits for the agent behind `prompts` to record its prompt number `index` (counted from 0) and
+ * checks that it is `text`: a garbled or merged paste stops the scenario, naming `who`.
+ */
+export async function awaitPrompt(
+  prompts: JsonLinesReader<PromptRecord>,
+  index: number,
+  text: string,
+  who: string,
+): Promise<PromptRecord> {
+  const record = await waitUntil(
+    async () => {
+      await prompts.readNew();
+      return prompts.all[index];
+    },
+    { what: `the fake agent to record "${text}"`, timeoutMs: 10_000, intervalMs: 1 },
+  );
+  if (record.prompt !== text) {
+    throw new Error(`bench: ${who} expected "${text}", the agent got "${record.prompt}"`);
+  }
+  return record;
+}
+
 /** Milliseconds from `sentAt` (process.hrtime.bigint() here) to the agent recording the prompt. */
 export function latencyMs(sentAt: bigint, record: PromptRecord): number {
   return Number(BigInt(record.hrtime) - sentAt) / 1e6;

@@ -4,13 +4,13 @@ import path from 'node:path';
 import { execa } from 'execa';
 import type { CleanupStack } from './cleanup-stack.js';
 import {
+  awaitPrompt,
   fakeAgentPath,
   latencyMs,
   promptReader,
   waitForAgentsReady,
 } from './fake-agent-harness.js';
 import { startPrivateTmux, type BenchTmux } from './private-tmux.js';
-import { waitUntil } from './wait-until.js';
 
 export interface FloorResult {
   /** Milliseconds from spawning tmux to the agent recording the line, one per delivery. */
@@ -56,16 +56,7 @@ export async function startRawTarget(
           .concat(['send-keys', '-t', `=${name}:`, 'Enter']),
         { input: text },
       );
-      const record = await waitUntil(
-        async () => {
-          await prompts.readNew();
-          return prompts.all[index];
-        },
-        { what: `the fake agent to record "${text}"`, timeoutMs: 10_000, intervalMs: 1 },
-      );
-      if (record.prompt !== text) {
-        throw new Error(`bench: ${name} expected "${text}", the agent got "${record.prompt}"`);
-      }
+      const record = await awaitPrompt(prompts, index, text, name);
       return latencyMs(sentAt, record);
     },
   };
