@@ -2,8 +2,8 @@ import { execa } from 'execa';
 
 /**
  * End-to-end tests run the real `bin/the-loop`, which loads dist/. Building once here keeps them
- * testing the code as it is now. A failed build is reported but does not stop unit tests from
- * running; the type-check step of `.ci/run` and `npm ci`'s own build fail loudly for it.
+ * testing the code as it is now. A failed build stops the run: otherwise the end-to-end tests would
+ * pass or fail against an old dist/ and say nothing of the code in src/.
  */
 export default async function setup(): Promise<void> {
   const build = await execa('npx', ['tsc', '-p', 'tsconfig.build.json'], {
@@ -11,8 +11,9 @@ export default async function setup(): Promise<void> {
     all: true,
   });
   if (build.exitCode !== 0) {
-    process.stderr.write(
-      `\nwarning: the build failed, end-to-end tests will run an old dist/:\n${build.all}\n`,
+    throw new Error(
+      'the build (tsc -p tsconfig.build.json) failed, so no test runs: end-to-end tests would ' +
+        `run an old dist/. Fix the errors below, or run \`npm run build\` to see them:\n${build.all}`,
     );
   }
 }
