@@ -143,12 +143,19 @@ describe('Slack end to end: the real Bolt app against the fake Slack', () => {
     await startServe();
     const threadTs = await createAnnounced('waiter');
     await reply('please run it\nFAKE:notify', threadTs);
-    await slack.waitForCall(
+    const notice = await slack.waitForCall(
       'chat.postMessage',
       (call) =>
         call.args['thread_ts'] === threadTs && /waiting for you/.test(String(call.args['text'])),
       15_000,
     );
+    // The notice carries Claude Code's own words and names the session to attach to.
+    expect(notice.args['channel']).toBe(channel);
+    expect(String(notice.args['text'])).toContain('Claude needs your permission to use Bash');
+    expect(String(notice.args['text'])).toContain("attach -t '=loop-standing-waiter'");
+    expect(await prompts(fixture)).toEqual([
+      `[slack · @dana in #channel-${channel.toLowerCase()}]\n\nplease run it\nFAKE:notify`,
+    ]);
   });
 
   it('a retried event and a message + app_mention pair each land once', async () => {

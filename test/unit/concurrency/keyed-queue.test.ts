@@ -35,10 +35,25 @@ describe('createKeyedQueue', () => {
   it('lets other keys run while one key is busy', async () => {
     const queue = createKeyedQueue();
     const gate = deferred();
-    const slow = queue.run('a', () => gate.promise);
-    await queue.run('b', async () => undefined);
+    const log: string[] = [];
+    const slow = queue.run('a', async () => {
+      await gate.promise;
+      log.push('a');
+    });
+    const other = queue.run('b', async () => {
+      log.push('b');
+      return 'b done';
+    });
+    // One turn of the event loop is enough for a task that waits on nothing; one queued behind
+    // the gated task would still be waiting, and the race would answer 'b waits' instead.
+    const turn = new Promise<string>((resolve) => setImmediate(() => resolve('b waits')));
+    expect(await Promise.race([other, turn])).toBe('b done');
+    expect(log).toEqual(['b']);
+    expect(queue.depth('a')).toBe(1);
+    expect(queue.depth('b')).toBe(0);
     gate.resolve();
     await slow;
+    expect(log).toEqual(['b', 'a']);
   });
 
   it('keeps going after a failed task and passes results through', async () => {
