@@ -273,9 +273,20 @@ describe('GitHub and instances end to end: signed deliveries to two instances', 
     expect((await postDelivery(a.url, delivery)).status).toBe(202);
     expect((await postDelivery(a.url, delivery)).status).toBe(202);
     await handled(a, id);
-    // Let the poller (every second) see the same comment too.
-    await new Promise((resolve) => setTimeout(resolve, 2_500));
-    const events = await readEvents(path.join(a.fixture.stateRoot, 'events.jsonl'));
+    // The poller (every second) sees the same comment too: it is handled or a duplicate, once.
+    const events = await eventually(
+      async () => {
+        const all = await readEvents(path.join(a.fixture.stateRoot, 'events.jsonl'));
+        const polled = all.some(
+          (entry) =>
+            (entry.event === 'github.handled' || entry.event === 'github.duplicate') &&
+            entry['commentId'] === id &&
+            entry['source'] === 'poll',
+        );
+        return polled ? all : undefined;
+      },
+      { timeoutMs: 15_000, what: 'the poller to see the comment' },
+    );
     expect(
       events.filter((entry) => entry.event === 'github.handled' && entry['commentId'] === id),
     ).toHaveLength(1);
