@@ -26,7 +26,7 @@ function citingFiles(dir: string): string[] {
  */
 function citedSections(text: string): string[] {
   const citation =
-    /(?:\bDESIGN\b|design\.md)\s*(?:\*\s*)?(§\d+(?:\.\d+)?(?:\s*(?:,|\/|and)\s*§\d+(?:\.\d+)?)*)/g;
+    /(?:\bDESIGN\b|design\.md\)?)\s*(?:\*\s*)?(§\d+(?:\.\d+)?(?:\s*(?:,|\/|and)\s*§\d+(?:\.\d+)?)*)/g;
   return [...text.matchAll(citation)].flatMap((match) =>
     [...(match[1] ?? '').matchAll(/§(\d+(?:\.\d+)?)/g)].map((section) => section[1] ?? ''),
   );
