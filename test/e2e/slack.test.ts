@@ -1,9 +1,15 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { agentPrompts, untagged } from '../helpers/agent-prompts.js';
 import { eventually } from '../helpers/eventually.js';
 import { freePort } from '../helpers/free-port.js';
 import { binPath, createServeFixture, type ServeFixture } from '../helpers/run-serve.js';
-import { startFakeSlack, type FakeSlack } from '../fakes/fake-slack/start-fake-slack.js';
+import {
+  startFakeSlack,
+  type FakeSlack,
+  type WebApiCall,
+} from '../fakes/fake-slack/start-fake-slack.js';
 import { signSlackRequest } from '../fakes/fake-slack/sign-slack-request.js';
 
 const channel = 'C0OPS';
@@ -14,6 +20,25 @@ async function prompts(fixture: ServeFixture): Promise<string[]> {
   // The boot prompt is the-loop's own; these tests look at what people sent.
   return (await agentPrompts(fixture.agentHome))
     .map(untagged)
+    .filter((prompt) => !prompt.startsWith('[the-loop]'));
+}
+
+/** What people sent to one session: the prompts of the conversation its boot prompt names. */
+async function promptsIn(fixture: ServeFixture, name: string): Promise<string[]> {
+  const text = await readFile(path.join(fixture.agentHome, 'prompts.jsonl'), 'utf8').catch(
+    () => '',
+  );
+  const lines = text
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as { prompt: string; sessionId: string });
+  const boot = `You are the standing session \`${name}\``;
+  const conversations = new Set(
+    lines.filter((line) => line.prompt.includes(boot)).map((line) => line.sessionId),
+  );
+  return lines
+    .filter((line) => conversations.has(line.sessionId))
+    .map((line) => untagged(line.prompt))
     .filter((prompt) => !prompt.startsWith('[the-loop]'));
 }
 
@@ -51,7 +76,10 @@ describe('Slack end to end: the real Bolt app against the fake Slack', () => {
     expect(created.exitCode, created.stderr).toBe(0);
     const announcement = await slack.waitForCall(
       'chat.postMessage',
-      (call) => call.args['channel'] === channel && call.args['thread_ts'] === undefined,
+      (call) =>
+        call.args['channel'] === channel &&
+        call.args['thread_ts'] === undefined &&
+        String(call.args['text']).includes(`\`${name}\``),
       15_000,
     );
     return String(announcement.response?.['ts']);
@@ -65,18 +93,45 @@ describe('Slack end to end: the real Bolt app against the fake Slack', () => {
       ),
     );
 
+  /**
+   * One fake Slack and one serve with the default config, shared by the tests that need nothing
+   * else: each works in a session and thread of its own and looks only at those, and the fake's
+   * call log is cleared before each. A serve start-up costs seconds; these tests need one.
+   */
+  let shared: { slack: FakeSlack; fixture: ServeFixture } | undefined;
+  const useSharedServe = async () => {
+    if (!shared) {
+      slack = await startFakeSlack({ users: { [dana]: { name: 'dana' }, [eve]: { name: 'eve' } } });
+      await startServe();
+      shared = { slack, fixture };
+    }
+    ({ slack, fixture } = shared);
+    slack.reset();
+  };
+
   afterEach(async () => {
-    await fixture?.dispose();
-    await slack?.stop();
+    if (fixture !== shared?.fixture) await fixture?.dispose();
+    if (slack !== shared?.slack) await slack?.stop();
+  });
+
+  afterAll(async () => {
+    await shared?.fixture.dispose();
+    await shared?.slack.stop();
   });
 
   it('a thread reply lands in the agent, framed with its author, and gets eyes then a check mark', async () => {
-    slack = await startFakeSlack({ users: { [dana]: { name: 'dana' } } });
-    await startServe();
+    await useSharedServe();
     const threadTs = await createAnnounced('sup');
-    await reply('deploy &amp; check <@U0DANA> &lt;now&gt;', threadTs);
+    const message = slack.messageEvent({
+      channel,
+      user: dana,
+      text: 'deploy &amp; check <@U0DANA> &lt;now&gt;',
+      threadTs,
+    });
+    await slack.socket.send(slack.eventsApiEnvelope(message));
     const received = await eventually(
-      async () => ((await prompts(fixture)).length ? prompts(fixture) : undefined),
+      async () =>
+        (await promptsIn(fixture, 'sup')).length ? promptsIn(fixture, 'sup') : undefined,
       {
         timeoutMs: 15_000,
       },
@@ -84,18 +139,25 @@ describe('Slack end to end: the real Bolt app against the fake Slack', () => {
     expect(received).toEqual([
       `[slack · @dana in #channel-${channel.toLowerCase()}]\n\ndeploy & check @dana <now>`,
     ]);
+    const onMessage = (call: WebApiCall) => call.args['timestamp'] === message.ts;
     await slack.waitForCall(
       'reactions.add',
-      (call) => call.args['name'] === 'white_check_mark',
+      (call) => onMessage(call) && call.args['name'] === 'white_check_mark',
       10_000,
     );
-    const reactions = slack.callsTo('reactions.add').map((call) => call.args['name']);
+    const reactions = slack
+      .callsTo('reactions.add')
+      .filter(onMessage)
+      .map((call) => call.args['name']);
     // A slow machine may show the hourglass for a moment; it comes off before the check mark.
     expect(reactions.filter((name) => name !== 'hourglass_flowing_sand')).toEqual([
       'eyes',
       'white_check_mark',
     ]);
-    const removed = slack.callsTo('reactions.remove').map((call) => call.args['name']);
+    const removed = slack
+      .callsTo('reactions.remove')
+      .filter(onMessage)
+      .map((call) => call.args['name']);
     expect(removed).toEqual(
       reactions.includes('hourglass_flowing_sand') ? ['hourglass_flowing_sand'] : [],
     );
@@ -139,8 +201,7 @@ describe('Slack end to end: the real Bolt app against the fake Slack', () => {
   });
 
   it('the Notification hook tells the thread the agent is waiting', async () => {
-    slack = await startFakeSlack({ users: { [dana]: { name: 'dana' } } });
-    await startServe();
+    await useSharedServe();
     const threadTs = await createAnnounced('waiter');
     await reply('please run it\nFAKE:notify', threadTs);
     const notice = await slack.waitForCall(
@@ -153,14 +214,13 @@ describe('Slack end to end: the real Bolt app against the fake Slack', () => {
     expect(notice.args['channel']).toBe(channel);
     expect(String(notice.args['text'])).toContain('Claude needs your permission to use Bash');
     expect(String(notice.args['text'])).toContain("attach -t '=loop-standing-waiter'");
-    expect(await prompts(fixture)).toEqual([
+    expect(await promptsIn(fixture, 'waiter')).toEqual([
       `[slack · @dana in #channel-${channel.toLowerCase()}]\n\nplease run it\nFAKE:notify`,
     ]);
   });
 
   it('a retried event and a message + app_mention pair each land once', async () => {
-    slack = await startFakeSlack({ users: { [dana]: { name: 'dana' } } });
-    await startServe();
+    await useSharedServe();
     const threadTs = await createAnnounced('dup');
     await reply('first', threadTs, dana, 'Ev0RETRY1');
     await slack.socket.send(
@@ -193,7 +253,7 @@ describe('Slack end to end: the real Bolt app against the fake Slack', () => {
     await reply('third', threadTs);
     const received = await eventually(
       async () => {
-        const seen = await prompts(fixture);
+        const seen = await promptsIn(fixture, 'dup');
         return seen.some((prompt) => prompt.endsWith('third')) ? seen : undefined;
       },
       { timeoutMs: 15_000 },
@@ -206,15 +266,16 @@ describe('Slack end to end: the real Bolt app against the fake Slack', () => {
   });
 
   it('an unauthorized user gets one ephemeral notice and nothing lands', async () => {
-    slack = await startFakeSlack({ users: { [dana]: { name: 'dana' }, [eve]: { name: 'eve' } } });
-    await startServe();
+    await useSharedServe();
     const threadTs = await createAnnounced('private');
     await reply('let me in', threadTs, eve);
     const notice = await slack.waitForCall('chat.postEphemeral', () => true, 10_000);
     expect(notice.args).toMatchObject({ channel, user: eve, thread_ts: threadTs });
     await reply('this one is fine', threadTs, dana);
-    await eventually(async () => (await prompts(fixture)).length === 1, { timeoutMs: 15_000 });
-    expect((await prompts(fixture))[0]).toMatch(/this one is fine$/);
+    await eventually(async () => (await promptsIn(fixture, 'private')).length === 1, {
+      timeoutMs: 15_000,
+    });
+    expect((await promptsIn(fixture, 'private'))[0]).toMatch(/this one is fine$/);
     expect(slack.callsTo('chat.postEphemeral')).toHaveLength(1);
   });
 
