@@ -1,8 +1,8 @@
 import { stat } from 'node:fs/promises';
 import { execa } from 'execa';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { readEvents, type EventRecord } from '../fakes/fake-agent-records.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { readArgv, readEvents, type EventRecord } from '../fakes/fake-agent-records.js';
 import { signSlackRequest } from '../fakes/fake-slack/sign-slack-request.js';
 import {
   startFakeSlack,
@@ -69,7 +69,10 @@ describe('permission requests from Slack', () => {
     expect(created.exitCode, created.stderr).toBe(0);
     const announcement = await slack.waitForCall(
       'chat.postMessage',
-      (call) => call.args['channel'] === channel && call.args['thread_ts'] === undefined,
+      (call) =>
+        call.args['channel'] === channel &&
+        call.args['thread_ts'] === undefined &&
+        String(call.args['text']).includes(`\`${name}\``),
       15_000,
     );
     return String(announcement.response?.['ts']);
@@ -124,10 +127,21 @@ describe('permission requests from Slack', () => {
       }),
     );
 
-  const answers = async (count = 1): Promise<Answer[]> =>
+  /** What the agent processes of session `name` recorded (one serve may run several sessions). */
+  const agentEvents = async (name: string): Promise<EventRecord[]> => {
+    const pids = new Set(
+      (await readArgv(fixture.agentHome))
+        .filter((launch) => launch.env.THE_LOOP_SESSION === `standing:${name}`)
+        .map((launch) => launch.pid),
+    );
+    return (await readEvents(fixture.agentHome)).filter((event) => pids.has(event.pid));
+  };
+
+  /** The answers session `name`'s agent got from its PermissionRequest hook. */
+  const answers = async (name: string, count = 1): Promise<Answer[]> =>
     eventually(
       async () => {
-        const found = (await readEvents(fixture.agentHome)).filter(
+        const found = (await agentEvents(name)).filter(
           (event): event is Answer => event.event === 'permission_answer',
         );
         return found.length >= count ? found : undefined;
@@ -143,20 +157,45 @@ describe('permission requests from Slack', () => {
       20_000,
     );
 
-  const openRequests = async (): Promise<{ id: string; tool: string; canAlways: boolean }[]> => {
+  /** The open requests of session `name`. */
+  const openRequests = async (
+    name: string,
+  ): Promise<{ id: string; ref: string; tool: string; canAlways: boolean }[]> => {
     const listed = await fixture.cli(['permissions', '--json']);
     expect(listed.exitCode, listed.stderr).toBe(0);
-    return JSON.parse(listed.stdout) as { id: string; tool: string; canAlways: boolean }[];
+    return (
+      JSON.parse(listed.stdout) as { id: string; ref: string; tool: string; canAlways: boolean }[]
+    ).filter((request) => request.ref === `standing:${name}`);
+  };
+
+  /**
+   * One fake Slack and one serve with the default config, shared by the tests that need nothing
+   * else: each works in a session and thread of its own and looks only at those, and the fake's
+   * call log is cleared before each. A serve start-up costs seconds; these tests need one.
+   */
+  let shared: { slack: FakeSlack; fixture: ServeFixture } | undefined;
+  const useSharedServe = async () => {
+    if (!shared) {
+      slack = await startFakeSlack({ users: { [dana]: { name: 'dana' }, [eve]: { name: 'eve' } } });
+      await startServe();
+      shared = { slack, fixture };
+    }
+    ({ slack, fixture } = shared);
+    slack.reset();
   };
 
   afterEach(async () => {
-    await fixture?.dispose();
-    await slack?.stop();
+    if (fixture !== shared?.fixture) await fixture?.dispose();
+    if (slack !== shared?.slack) await slack?.stop();
+  });
+
+  afterAll(async () => {
+    await shared?.fixture.dispose();
+    await shared?.slack.stop();
   });
 
   it('allow: the button answers the hook, and the message loses its buttons and says who', async () => {
-    slack = await startFakeSlack({ users: { [dana]: { name: 'dana' } } });
-    await startServe();
+    await useSharedServe();
     const threadTs = await createAnnounced('perm');
     await reply('please test\nFAKE:tool Bash npm test', threadTs);
     const [message] = await requestMessages(threadTs);
@@ -167,16 +206,16 @@ describe('permission requests from Slack', () => {
     ]);
     expect(JSON.stringify(blocksOf(message))).toContain('$ npm test');
     expect(idOf(message)).toMatch(/^p-[a-z2-7]{10}$/);
-    expect(await openRequests()).toEqual([
+    expect(await openRequests('perm')).toEqual([
       expect.objectContaining({ id: idOf(message), tool: 'Bash', canAlways: false }),
     ]);
 
     const ack = await click(message, 'permission_allow');
     expect(ack).toBeDefined();
-    expect((await answers())[0]).toMatchObject({ behavior: 'allow', arg: 'npm test' });
+    expect((await answers('perm'))[0]).toMatchObject({ behavior: 'allow', arg: 'npm test' });
     const update = await updateOf(message, /allowed by @dana from Slack/);
     expect(buttonsOf(update)).toEqual([]);
-    expect(await openRequests()).toEqual([]);
+    expect(await openRequests('perm')).toEqual([]);
     // The agent's Stop hook reports what ran.
     await slack.waitForCall(
       'chat.postMessage',
@@ -187,8 +226,7 @@ describe('permission requests from Slack', () => {
   });
 
   it('allow always: offered only with suggestions, which go back as updatedPermissions', async () => {
-    slack = await startFakeSlack({ users: { [dana]: { name: 'dana' } } });
-    await startServe();
+    await useSharedServe();
     const threadTs = await createAnnounced('always');
     await reply('go\nFAKE:suggest\nFAKE:tool Bash npm test', threadTs);
     const [message] = await requestMessages(threadTs);
@@ -200,7 +238,7 @@ describe('permission requests from Slack', () => {
     ]);
     expect(JSON.stringify(blocksOf(message))).toContain('allow Bash(npm *) from now on');
     await click(message, 'permission_allow_always');
-    const [answer] = await answers();
+    const [answer] = await answers('always');
     expect(answer).toMatchObject({
       behavior: 'allow',
       updatedPermissions: [
@@ -216,14 +254,13 @@ describe('permission requests from Slack', () => {
   });
 
   it('deny with a reason: `!deny <reason>` in the thread, and Claude reads the reason', async () => {
-    slack = await startFakeSlack({ users: { [dana]: { name: 'dana' } } });
-    await startServe();
+    await useSharedServe();
     const threadTs = await createAnnounced('deny');
     await reply('clean up\nFAKE:tool Bash rm -rf build', threadTs);
     const [message] = await requestMessages(threadTs);
     if (!message) throw new Error('no permission message');
     await reply('!deny use `make clean` &amp; keep the cache', threadTs);
-    const [answer] = await answers();
+    const [answer] = await answers('deny');
     expect(answer).toMatchObject({
       behavior: 'deny',
       message: 'Denied by @dana from Slack: use `make clean` & keep the cache',
@@ -234,8 +271,7 @@ describe('permission requests from Slack', () => {
   });
 
   it('a non-approver gets an ephemeral refusal and the request stays open; a late click hears who decided', async () => {
-    slack = await startFakeSlack({ users: { [dana]: { name: 'dana' }, [eve]: { name: 'eve' } } });
-    await startServe();
+    await useSharedServe();
     const threadTs = await createAnnounced('guard');
     await reply('deploy\nFAKE:tool Bash ./deploy.sh', threadTs);
     const [message] = await requestMessages(threadTs);
@@ -253,9 +289,9 @@ describe('permission requests from Slack', () => {
       (call) => call.args['user'] === eve && call !== refusal,
       15_000,
     );
-    expect(await openRequests()).toHaveLength(1);
+    expect(await openRequests('guard')).toHaveLength(1);
     await click(message, 'permission_deny');
-    expect((await answers())[0]).toMatchObject({
+    expect((await answers('guard'))[0]).toMatchObject({
       behavior: 'deny',
       message: 'Denied by @dana from Slack.',
     });
@@ -268,7 +304,7 @@ describe('permission requests from Slack', () => {
       15_000,
     );
     expect(late).toBeDefined();
-    expect((await answers()).length).toBe(1);
+    expect((await answers('guard')).length).toBe(1);
   });
 
   it('timeout: no decision in time leaves the terminal dialog and the message says so', async () => {
@@ -278,13 +314,12 @@ describe('permission requests from Slack', () => {
     await reply('wait\nFAKE:tool Bash make', threadTs);
     const [message] = await requestMessages(threadTs);
     if (!message) throw new Error('no permission message');
-    expect((await answers())[0]).toMatchObject({ behavior: 'none' });
+    expect((await answers('slow'))[0]).toMatchObject({ behavior: 'none' });
     await updateOf(message, /expired — answer in the terminal/);
   });
 
   it('answered in the terminal: a message meanwhile waits, the dialog leaving the screen ends the request', async () => {
-    slack = await startFakeSlack({ users: { [dana]: { name: 'dana' } } });
-    await startServe();
+    await useSharedServe();
     const threadTs = await createAnnounced('term');
     // A long turn: the Stop that would also end the request comes a minute later.
     await reply('check\nFAKE:turn-ms 60000\nFAKE:tool Bash make', threadTs);
@@ -296,37 +331,39 @@ describe('permission requests from Slack', () => {
     await eventually(
       async () =>
         (await eventsOf(fixture)).some(
-          (entry) => entry.event === 'delivery.held' && entry['reason'] === 'permission',
+          (entry) =>
+            entry.event === 'delivery.held' &&
+            entry['ref'] === 'standing:term' &&
+            entry['reason'] === 'permission',
         ),
       { timeoutMs: 15_000, what: 'the reply held while the request is open' },
     );
-    expect(
-      (await readEvents(fixture.agentHome)).some((event) => event.event === 'dialog_key'),
-    ).toBe(false);
+    expect((await agentEvents('term')).some((event) => event.event === 'dialog_key')).toBe(false);
 
     // Someone attached to the session answers the dialog; Claude Code leaves the hook running.
     await execa('tmux', ['-L', fixture.socket, 'send-keys', '-t', '=loop-standing-term:', '1']);
-    expect((await answers())[0]).toMatchObject({ behavior: 'terminal', key: '1' });
+    expect((await answers('term'))[0]).toMatchObject({ behavior: 'terminal', key: '1' });
     const update = await updateOf(message, /answered in the terminal/);
     expect(buttonsOf(update)).toEqual([]);
-    expect(await openRequests()).toEqual([]);
+    expect(await openRequests('term')).toEqual([]);
     // The held reply goes in once the dialog is gone (the turn still runs: Claude queues it).
     await eventually(
       async () =>
         (await eventsOf(fixture)).some(
-          (entry) => entry.event === 'delivery.queued' || entry.event === 'delivery.delivered',
+          (entry) =>
+            entry['ref'] === 'standing:term' &&
+            (entry.event === 'delivery.queued' || entry.event === 'delivery.delivered'),
         ),
       { timeoutMs: 15_000, what: 'the held reply typed after the dialog' },
     );
   });
 
   it('two concurrent requests: `!allow` needs the id, each is answered on its own', async () => {
-    slack = await startFakeSlack({ users: { [dana]: { name: 'dana' } } });
-    await startServe();
+    await useSharedServe();
     const threadTs = await createAnnounced('twins');
     await reply('both\nFAKE:parallel\nFAKE:tool Bash make a\nFAKE:tool Bash make b', threadTs);
     const messages = await requestMessages(threadTs, 2);
-    expect(await openRequests()).toHaveLength(2);
+    expect(await openRequests('twins')).toHaveLength(2);
     await reply('!allow', threadTs);
     await slack.waitForCall(
       'chat.postMessage',
@@ -343,7 +380,7 @@ describe('permission requests from Slack', () => {
     if (!first || !second) throw new Error('expected one message per call');
     await reply(`!allow ${idOf(first)}`, threadTs);
     await click(second, 'permission_deny');
-    const found = await answers(2);
+    const found = await answers('twins', 2);
     expect(Object.fromEntries(found.map((answer) => [answer.arg, answer.behavior]))).toEqual({
       'make a': 'allow',
       'make b': 'deny',
@@ -358,10 +395,10 @@ describe('permission requests from Slack', () => {
     const [message] = await requestMessages(threadTs);
     if (!message) throw new Error('no permission message');
     await fixture.kill('SIGTERM');
-    expect((await answers())[0]).toMatchObject({ behavior: 'none' });
+    expect((await answers('bounce'))[0]).toMatchObject({ behavior: 'none' });
     await updateOf(message, /the-loop restarted — answer in the terminal/);
     await fixture.start();
-    expect(await openRequests()).toEqual([]);
+    expect(await openRequests('bounce')).toEqual([]);
   });
 
   it('serve killed (SIGKILL) while a request is open: the restarted serve says so in the message', async () => {
@@ -379,7 +416,7 @@ describe('permission requests from Slack', () => {
     });
     await fixture.kill('SIGKILL');
     // The hook's connection died with serve: no decision, Claude Code keeps its dialog.
-    expect((await answers())[0]).toMatchObject({ behavior: 'none' });
+    expect((await answers('crash'))[0]).toMatchObject({ behavior: 'none' });
     await fixture.start();
     await updateOf(message, /the-loop restarted — answer in the terminal/);
     await click(message, 'permission_allow');
@@ -392,8 +429,7 @@ describe('permission requests from Slack', () => {
   });
 
   it('a session stopped while a request is open: the message says the session stopped', async () => {
-    slack = await startFakeSlack({ users: { [dana]: { name: 'dana' } } });
-    await startServe();
+    await useSharedServe();
     const threadTs = await createAnnounced('halt');
     await reply('build\nFAKE:tool Bash make all', threadTs);
     const [message] = await requestMessages(threadTs);
@@ -401,7 +437,7 @@ describe('permission requests from Slack', () => {
     const stopped = await fixture.cli(['standing', 'stop', 'halt']);
     expect(stopped.exitCode, stopped.stderr).toBe(0);
     await updateOf(message, /ended: the session stopped/);
-    expect(await openRequests()).toEqual([]);
+    expect(await openRequests('halt')).toEqual([]);
   });
 
   it('HTTP mode: a forged click is refused with 401, a signed one decides', async () => {
@@ -427,9 +463,9 @@ describe('permission requests from Slack', () => {
         headers: signSlackRequest(secret, body) as unknown as Record<string, string>,
       });
     expect((await post('forged-secret')).status).toBe(401);
-    expect(await openRequests()).toHaveLength(1);
+    expect(await openRequests('signed')).toHaveLength(1);
     expect((await post('shh-signing-secret')).status).toBe(200);
-    expect((await answers())[0]).toMatchObject({ behavior: 'allow', arg: './ship.sh' });
+    expect((await answers('signed'))[0]).toMatchObject({ behavior: 'allow', arg: './ship.sh' });
     await updateOf(message, /allowed by @dana/);
   });
 });
