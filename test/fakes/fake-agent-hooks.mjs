@@ -172,17 +172,17 @@ function runCommand(options, event, hook, input, running, capture) {
       timedOut = true;
       killGroup(child.pid);
     }, hook.timeoutMs);
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (/** @type {string} */ chunk) => {
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (/** @type {string} */ chunk) => {
       if (stderr.length < STDERR_LIMIT) stderr = (stderr + chunk).slice(0, STDERR_LIMIT);
     });
-    child.stdin.on('error', (error) => {
+    child.stdin?.on('error', (error) => {
       // A hook may exit without reading its payload; that is its choice, not a failure.
       if (!('code' in error) || error.code !== 'EPIPE') stderr += `stdin: ${error.message}\n`;
     });
     child.on('error', (error) => settle({ error: error.message }));
     child.on('close', (exitCode, signal) => settle({ exitCode, signal }));
-    child.stdin.end(input);
+    child.stdin?.end(input);
   });
 }
 
