@@ -22,6 +22,7 @@ import { createExitWatcher } from './sessions/create-exit-watcher.js';
 import { createSessionDirectory } from './sessions/create-session-directory.js';
 import { createObserverSet } from './sessions/observer-set.js';
 import { openSessionStarter } from './sessions/open-session-starter.js';
+import { claudeProjectsDir } from './harness/read-transcript-tail.js';
 import { filesRoot } from './slack/files/session-files-dir.js';
 import { sessionFilesKeeper } from './slack/files/session-files-keeper.js';
 import { loadSlackSurface } from './slack/load-slack-surface.js';
@@ -150,6 +151,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     confirmations,
     replies,
     logger,
+    projectsDir: claudeProjectsDir(env),
     ...(slack.surface ? { progress: slack.surface.progress } : {}),
   });
   const tcp = tcpListenOption(config.api.listen, env['THE_LOOP_API_TOKEN'] ?? '');

@@ -117,8 +117,9 @@ async function respond(
     );
   }
 
+  const maxBytes = match.route.maxBodyBytes ?? options.maxBodyBytes;
   const read = await readBody(request, {
-    maxBytes: options.maxBodyBytes,
+    maxBytes,
     drainBytes: drainOversizedBytes,
     drainMs: drainOversizedMs,
   });
@@ -126,7 +127,7 @@ async function respond(
     return refuse(
       new LoopError(
         'payload_too_large',
-        `the request body is over the ${options.maxBodyBytes}-byte limit: send a smaller body`,
+        `the request body is over the ${maxBytes}-byte limit: send a smaller body`,
       ),
       { close: true },
     );

@@ -45,6 +45,8 @@ export interface Route {
   /** Equal to the operationId in schemas/openapi.yaml (a test keeps them equal). */
   readonly operationId: string;
   readonly auth: RouteAuth;
+  /** A larger body than the server's default for this route (a post's files, base64). */
+  readonly maxBodyBytes?: number;
   /** Throw a LoopError to refuse; the server turns it into `{error, code}` with its status. */
   readonly handler: (request: ApiRequest) => Promise<ApiResponse>;
 }

@@ -22,7 +22,7 @@ type SessionRouteOptions = Parameters<typeof sessionRoutes>[0];
 export function controlRoutes(
   options: Pick<
     SessionRouteOptions,
-    'directory' | 'readiness' | 'confirmations' | 'replies' | 'logger' | 'progress'
+    'directory' | 'readiness' | 'confirmations' | 'replies' | 'logger' | 'progress' | 'projectsDir'
   > & {
     readonly config: Config;
     readonly version: string;
@@ -36,7 +36,7 @@ export function controlRoutes(
 ): Route[] {
   const { config, standing, workItems, permissions, driver, version, deliveries, services } =
     options;
-  const { directory, readiness, confirmations, replies, logger, progress } = options;
+  const { directory, readiness, confirmations, replies, logger, progress, projectsDir } = options;
   return [
     ...statusRoutes({
       config,
@@ -49,7 +49,8 @@ export function controlRoutes(
     ...deliveryRoutes(deliveries),
     ...workItemRoutes({ config, workItems }),
     ...sessionRoutes({
-      ...{ directory, readiness, confirmations, replies, logger },
+      ...{ directory, readiness, confirmations, replies, logger, projectsDir },
+      maxPostFileBytes: config.slack.files.maxBytes,
       ...(progress ? { progress } : {}),
       ...(config.tmux.socket ? { tmuxSocket: config.tmux.socket } : {}),
       permissionHook: createPermissionHook(permissions),
