@@ -14,6 +14,7 @@ import { httpListenerFor } from './http/create-http-listener.js';
 import { createPermissionRegistry } from './permissions/create-permission-registry.js';
 import { expireStandingOnStop, expireWorkItemOnStop } from './permissions/expire-on-stop.js';
 import { screenThrough, watchTerminalAnswers } from './permissions/watch-terminal-answers.js';
+import { createRedactor, ownSecrets } from './redact/redact-text.js';
 import { parseStandingRef } from './refs.js';
 import { exitNotices } from './replies/exit-notices.js';
 import { createReplyRouter } from './replies/reply-router.js';
@@ -123,7 +124,8 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   // Both surfaces claim their seen ids in the one ledger folder.
   const ledger = createDedupeLedger({ dir: paths.dedupe, logger });
-  const surface = { config, env, paths, ledger, delivery, events, logger, permissions };
+  const redactor = createRedactor(ownSecrets(env));
+  const surface = { config, env, paths, ledger, delivery, events, logger, permissions, redactor };
   const slack = await loadSlackSurface({ ...surface, standing, sessionTarget: targets });
   const github = await loadGithubSurface({ ...surface, workItems });
   if (slack.surface) observers.add(slack.surface.observer);
@@ -152,6 +154,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     replies,
     logger,
     projectsDir: claudeProjectsDir(env),
+    secretIn: (bytes) => redactor.secretIn(bytes),
     ...(slack.surface ? { progress: slack.surface.progress } : {}),
   });
   const tcp = tcpListenOption(config.api.listen, env['THE_LOOP_API_TOKEN'] ?? '');

@@ -11,6 +11,8 @@ import type { WorkItemObserver } from '../workitems/create-workitem-service.js';
 import type { DedupeLedger } from '../state/create-dedupe-ledger.js';
 import type { StatePaths } from '../state/state-paths.js';
 import type { ProgressSink } from '../api/routes/session-routes.js';
+import { redactSlackClient } from '../redact/redact-slack-client.js';
+import type { Redactor } from '../redact/redact-text.js';
 import { createProgressReporter } from './progress/create-progress-reporter.js';
 import { createBoltLogger } from './bolt-logger.js';
 import { createAnnouncer } from './create-announcer.js';
@@ -67,6 +69,8 @@ export function createSlackSurface(options: {
   readonly permissions?: PermissionRegistry;
   /** The session a ref names (for files from Slack: its folder, and whether it is an agent). */
   readonly sessionTarget?: SessionTargetLookup;
+  /** Runs on every text the client sends (docs/design.md §18). */
+  readonly redactor: Redactor;
 }): SlackSurface {
   const { config, credentials, paths, events } = options;
   const logger = options.logger.child({ surface: 'slack' });
@@ -108,6 +112,8 @@ export function createSlackSurface(options: {
     clientOptions,
     deferInitialization: true,
   });
+  // Every outbound text passes this one client; nothing leaves unredacted (§18).
+  redactSlackClient(app.client, options.redactor);
   let initialized = false;
 
   const bindings = createThreadBindings({ dir: paths.slackThreads, logger });

@@ -22,7 +22,14 @@ type SessionRouteOptions = Parameters<typeof sessionRoutes>[0];
 export function controlRoutes(
   options: Pick<
     SessionRouteOptions,
-    'directory' | 'readiness' | 'confirmations' | 'replies' | 'logger' | 'progress' | 'projectsDir'
+    | 'directory'
+    | 'readiness'
+    | 'confirmations'
+    | 'replies'
+    | 'logger'
+    | 'progress'
+    | 'projectsDir'
+    | 'secretIn'
   > & {
     readonly config: Config;
     readonly version: string;
@@ -37,6 +44,7 @@ export function controlRoutes(
   const { config, standing, workItems, permissions, driver, version, deliveries, services } =
     options;
   const { directory, readiness, confirmations, replies, logger, progress, projectsDir } = options;
+  const { secretIn } = options;
   return [
     ...statusRoutes({
       config,
@@ -51,6 +59,7 @@ export function controlRoutes(
     ...sessionRoutes({
       ...{ directory, readiness, confirmations, replies, logger, projectsDir },
       maxPostFileBytes: config.slack.files.maxBytes,
+      ...(secretIn ? { secretIn } : {}),
       ...(progress ? { progress } : {}),
       ...(config.tmux.socket ? { tmuxSocket: config.tmux.socket } : {}),
       permissionHook: createPermissionHook(permissions),

@@ -75,6 +75,8 @@ export function sessionRoutes(options: {
   readonly projectsDir: string;
   /** The largest post: its files together, in bytes (`slack.files.maxBytes`). */
   readonly maxPostFileBytes: number;
+  /** Which of the-loop's own secrets a file holds, if any: such a file is never posted. */
+  readonly secretIn?: (bytes: Buffer) => string | undefined;
 }): Route[] {
   const { directory, readiness, confirmations, replies, logger } = options;
   const permissionRequestOpen = options.permissionRequestOpen ?? (() => false);
@@ -215,6 +217,17 @@ export function sessionRoutes(options: {
         const session = await caller(sessionToken);
         const fields = objectBody(body);
         const files = decodeOutgoingFiles(fields['files'], options.maxPostFileBytes);
+        for (const file of files) {
+          const secret = options.secretIn?.(file.content);
+          if (secret !== undefined) {
+            throw new LoopError(
+              'file_holds_secret',
+              `${file.name} holds the value of ${secret}, one of the-loop's own secrets, so ` +
+                'nothing was posted: remove the secret from the file and post it again',
+              { secret },
+            );
+          }
+        }
         const text = fields['text'] ?? '';
         if (typeof text !== 'string' || (text.trim() === '' && files.length === 0)) {
           throw new LoopError(
