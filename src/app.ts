@@ -56,7 +56,8 @@ export async function createApp(options: AppOptions): Promise<App> {
   const tmux = openTmux({ socket, env, owner, scratchDir: paths.tmuxScratch, logger });
   const { driver } = tmux;
   const timeoutMs = config.permissions.timeoutSeconds * 1000;
-  const permissions = createPermissionRegistry({ timeoutMs, events, logger });
+  const { alwaysModes } = config.permissions;
+  const permissions = createPermissionRegistry({ timeoutMs, events, logger, alwaysModes });
   const readiness = recordedAgentStates(events);
   const deliveries = createDeliveryLedger();
   const confirmations = createConfirmationTracker();

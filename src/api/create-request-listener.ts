@@ -117,6 +117,15 @@ async function respond(
     );
   }
 
+  if (match.route.refusesSessions && request.headers[sessionTokenHeader] !== undefined) {
+    return refuse(
+      new LoopError(
+        'forbidden',
+        `${method} ${path} is for people, not sessions: an agent never decides permission ` +
+          'requests (docs/security.md)',
+      ),
+    );
+  }
   const maxBytes = match.route.maxBodyBytes ?? options.maxBodyBytes;
   const read = await readBody(request, {
     maxBytes,
