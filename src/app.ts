@@ -14,6 +14,7 @@ import { httpListenerFor } from './http/create-http-listener.js';
 import { createPermissionRegistry } from './permissions/create-permission-registry.js';
 import { expireStandingOnStop, expireWorkItemOnStop } from './permissions/expire-on-stop.js';
 import { screenThrough, watchTerminalAnswers } from './permissions/watch-terminal-answers.js';
+import { createRedactor, ownSecrets } from './redact/redact-text.js';
 import { parseStandingRef } from './refs.js';
 import { exitNotices } from './replies/exit-notices.js';
 import { createReplyRouter } from './replies/reply-router.js';
@@ -22,6 +23,7 @@ import { createExitWatcher } from './sessions/create-exit-watcher.js';
 import { createSessionDirectory } from './sessions/create-session-directory.js';
 import { createObserverSet } from './sessions/observer-set.js';
 import { openSessionStarter } from './sessions/open-session-starter.js';
+import { claudeProjectsDir } from './harness/read-transcript-tail.js';
 import { filesRoot } from './slack/files/session-files-dir.js';
 import { sessionFilesKeeper } from './slack/files/session-files-keeper.js';
 import { loadSlackSurface } from './slack/load-slack-surface.js';
@@ -54,7 +56,8 @@ export async function createApp(options: AppOptions): Promise<App> {
   const tmux = openTmux({ socket, env, owner, scratchDir: paths.tmuxScratch, logger });
   const { driver } = tmux;
   const timeoutMs = config.permissions.timeoutSeconds * 1000;
-  const permissions = createPermissionRegistry({ timeoutMs, events, logger });
+  const { alwaysModes } = config.permissions;
+  const permissions = createPermissionRegistry({ timeoutMs, events, logger, alwaysModes });
   const readiness = recordedAgentStates(events);
   const deliveries = createDeliveryLedger();
   const confirmations = createConfirmationTracker();
@@ -122,7 +125,8 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   // Both surfaces claim their seen ids in the one ledger folder.
   const ledger = createDedupeLedger({ dir: paths.dedupe, logger });
-  const surface = { config, env, paths, ledger, delivery, events, logger, permissions };
+  const redactor = createRedactor(ownSecrets(env));
+  const surface = { config, env, paths, ledger, delivery, events, logger, permissions, redactor };
   const slack = await loadSlackSurface({ ...surface, standing, sessionTarget: targets });
   const github = await loadGithubSurface({ ...surface, workItems });
   if (slack.surface) observers.add(slack.surface.observer);
@@ -150,6 +154,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     confirmations,
     replies,
     logger,
+    projectsDir: claudeProjectsDir(env),
+    secretIn: (bytes) => redactor.secretIn(bytes),
     ...(slack.surface ? { progress: slack.surface.progress } : {}),
   });
   const tcp = tcpListenOption(config.api.listen, env['THE_LOOP_API_TOKEN'] ?? '');

@@ -30,6 +30,8 @@ export const errorCodes = {
   slack_failed: 502,
   github_failed: 502,
   file_too_large: 413,
+  /** A file an agent posts holds the value of one of the-loop's own secrets (docs/design.md §18). */
+  file_holds_secret: 400,
   file_download_failed: 502,
   state_corrupt: 500,
   /** A session's record could not be written (a full disk, a read-only folder). */

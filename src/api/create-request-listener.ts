@@ -117,8 +117,18 @@ async function respond(
     );
   }
 
+  if (match.route.refusesSessions && request.headers[sessionTokenHeader] !== undefined) {
+    return refuse(
+      new LoopError(
+        'forbidden',
+        `${method} ${path} is for people, not sessions: an agent never decides permission ` +
+          'requests (docs/security.md)',
+      ),
+    );
+  }
+  const maxBytes = match.route.maxBodyBytes ?? options.maxBodyBytes;
   const read = await readBody(request, {
-    maxBytes: options.maxBodyBytes,
+    maxBytes,
     drainBytes: drainOversizedBytes,
     drainMs: drainOversizedMs,
   });
@@ -126,7 +136,7 @@ async function respond(
     return refuse(
       new LoopError(
         'payload_too_large',
-        `the request body is over the ${options.maxBodyBytes}-byte limit: send a smaller body`,
+        `the request body is over the ${maxBytes}-byte limit: send a smaller body`,
       ),
       { close: true },
     );

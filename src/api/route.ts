@@ -45,6 +45,13 @@ export interface Route {
   /** Equal to the operationId in schemas/openapi.yaml (a test keeps them equal). */
   readonly operationId: string;
   readonly auth: RouteAuth;
+  /**
+   * Refused (403) when the request carries a session token: what only a person may do, such as
+   * deciding a permission request (docs/design.md §18). A speed bump: the header can be left out.
+   */
+  readonly refusesSessions?: boolean;
+  /** A larger body than the server's default for this route (a post's files, base64). */
+  readonly maxBodyBytes?: number;
   /** Throw a LoopError to refuse; the server turns it into `{error, code}` with its status. */
   readonly handler: (request: ApiRequest) => Promise<ApiResponse>;
 }

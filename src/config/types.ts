@@ -87,7 +87,11 @@ export interface Config {
     readonly webhook: { readonly path: string; readonly allowUnsigned: boolean };
     readonly poll: { readonly enabled: boolean; readonly intervalSeconds: number };
   };
-  readonly permissions: { readonly timeoutSeconds: number };
+  readonly permissions: {
+    readonly timeoutSeconds: number;
+    /** Modes an "Allow always" click may switch to; never bypassPermissions (docs/security.md). */
+    readonly alwaysModes: readonly string[];
+  };
   readonly http: { readonly host: string; readonly port: number };
   /** "" = the TCP control-plane listener is off; otherwise `host:port`. */
   readonly api: { readonly listen: string };

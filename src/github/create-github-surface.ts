@@ -6,6 +6,8 @@ import type { DeliveryCore, EventSink } from '../delivery/create-delivery-core.j
 import type { Logger } from '../log/create-logger.js';
 import type { PermissionRegistry } from '../permissions/create-permission-registry.js';
 import type { ReplySink } from '../replies/reply-router.js';
+import { redactOctokit } from '../redact/redact-octokit.js';
+import type { Redactor } from '../redact/redact-text.js';
 import { workItemRef } from '../refs.js';
 import { createIntake } from '../inbox/create-intake.js';
 import type { DedupeLedger } from '../state/create-dedupe-ledger.js';
@@ -47,6 +49,8 @@ export function createGithubSurface(options: {
   readonly logger: Logger;
   /** Permission requests of work-item sessions are posted and answered on their issue (§14). */
   readonly permissions?: PermissionRegistry;
+  /** Runs on every comment Octokit sends (docs/design.md §18). */
+  readonly redactor: Redactor;
 }): GithubSurface {
   const { config, plan, paths, events } = options;
   const logger = options.logger.child({ surface: 'github' });
@@ -63,6 +67,7 @@ export function createGithubSurface(options: {
     // Retries are ours (callGithub), where rate limits and server errors are handled visibly.
     request: { retries: 0 },
   });
+  redactOctokit(octokit, options.redactor);
   const host = plan.apiUrl ? apiHost(plan.apiUrl) : 'github.com';
   const actions = createGithubResponder({ octokit, instance: config.instance.name, logger });
   const permissions = options.permissions

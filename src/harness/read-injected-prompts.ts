@@ -1,18 +1,18 @@
-import { readRegularFile } from '../state/read-regular-file.js';
-
-/** Only the end of a transcript matters: the turn that just ended. */
-const tailBytes = 1024 * 1024;
+import { readTranscriptTail } from './read-transcript-tail.js';
 
 /**
  * The prompts Claude Code injected into a running turn, from the end of its transcript. A message
  * typed while a tool call was under way goes into that turn as a system message, and no
  * UserPromptSubmit ever fires for it; the transcript records it as a `queued_command` attachment
  * whose `prompt` is the text as submitted — delivery tag and all (test/real/FINDINGS.md (c) 2).
- * Like readLastAssistantMessage, only a regular file is read, and only its last MiB.
+ * Like readLastAssistantMessage, only a regular file inside Claude Code's projects folder is read,
+ * and only its last MiB.
  */
-export async function readInjectedPrompts(transcriptPath: unknown): Promise<string[]> {
-  if (typeof transcriptPath !== 'string' || transcriptPath === '') return [];
-  const text = await readRegularFile(transcriptPath, { maxBytes: tailBytes, tail: true });
+export async function readInjectedPrompts(
+  transcriptPath: unknown,
+  projectsDir: string,
+): Promise<string[]> {
+  const text = await readTranscriptTail(transcriptPath, projectsDir);
   if (text === undefined) return [];
   return text.split('\n').flatMap((line) => {
     const prompt = injectedPrompt(line);

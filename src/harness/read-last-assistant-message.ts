@@ -1,21 +1,17 @@
-import { readRegularFile } from '../state/read-regular-file.js';
 import { parseJsonOrUndefined } from '../text/parse-json-or-undefined.js';
-
-/** Only the end of a transcript matters, and transcripts of long sessions grow large. */
-const tailBytes = 1024 * 1024;
+import { readTranscriptTail } from './read-transcript-tail.js';
 
 /**
  * The text of the last assistant message in a Claude Code transcript (JSON lines), for Stop hooks
  * that do not carry `last_assistant_message`; undefined when there is none. The path comes from a
- * hook payload, so it can name anything: only a regular file is read (never a FIFO, which would
- * hold one of libuv's few file threads until someone writes to it), and only its last MiB. A file
- * that cannot be read throws (a LoopError for a special file, the system error otherwise).
+ * hook payload, so it can name anything: readTranscriptTail reads only a regular file inside
+ * Claude Code's projects folder, and only its last MiB; anything else throws.
  */
 export async function readLastAssistantMessage(
   transcriptPath: unknown,
+  projectsDir: string,
 ): Promise<string | undefined> {
-  if (typeof transcriptPath !== 'string' || transcriptPath === '') return undefined;
-  const text = await readRegularFile(transcriptPath, { maxBytes: tailBytes, tail: true });
+  const text = await readTranscriptTail(transcriptPath, projectsDir);
   if (text === undefined) return undefined;
   const lines = text.split('\n').reverse();
   for (const line of lines) {

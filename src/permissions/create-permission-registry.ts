@@ -1,6 +1,6 @@
 import type { EventSink } from '../delivery/create-delivery-core.js';
 import type { Logger } from '../log/create-logger.js';
-import { describeSuggestions } from './describe-suggestions.js';
+import { planAlways } from './describe-suggestions.js';
 import { newPermissionId } from './permission-id.js';
 import type {
   ExpiryReason,
@@ -72,6 +72,8 @@ export function createPermissionRegistry(options: {
   readonly timeoutMs: number;
   readonly events: EventSink;
   readonly logger: Logger;
+  /** `permissions.alwaysModes`: modes an "allow always" may switch to (none by default). */
+  readonly alwaysModes?: readonly string[];
   readonly now?: () => number;
   readonly newId?: () => string;
   readonly schedule?: (ms: number, run: () => void) => () => void;
@@ -141,6 +143,7 @@ export function createPermissionRegistry(options: {
       let id = newId();
       while (entries.has(id)) id = newId();
       const requested = now();
+      const always = planAlways(ask.suggestions, options.alwaysModes ?? []);
       const request: PermissionRequest = {
         id,
         ref,
@@ -148,9 +151,10 @@ export function createPermissionRegistry(options: {
         summary: summarizeToolInput(ask.tool, ask.toolInput),
         requestedAt: new Date(requested).toISOString(),
         expiresAt: new Date(requested + options.timeoutMs).toISOString(),
-        canAlways: ask.suggestions.length > 0,
+        canAlways: always.apply.length > 0,
         suggestions: ask.suggestions,
-        alwaysChanges: describeSuggestions(ask.suggestions),
+        alwaysChanges: always.changes,
+        alwaysApply: always.apply,
       };
       let settle: (outcome: PermissionOutcome) => void = () => undefined;
       const outcome = new Promise<PermissionOutcome>((resolve) => {

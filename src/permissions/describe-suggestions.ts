@@ -37,15 +37,73 @@ const byType: Readonly<Record<string, (fields: Fields) => string>> = {
 };
 
 /**
- * Claude Code's `permission_suggestions` in words (DESIGN §14: the message says what "allow
- * always" changes — a rule, a folder, a mode), one plain line each, sanitised and bounded.
+ * How many changes one request can show: past this, the Slack message would outgrow its blocks.
+ * Changes beyond it are counted, said to be not applied, and not applied.
  */
-export function describeSuggestions(suggestions: readonly unknown[]): string[] {
-  return suggestions.slice(0, 10).map((suggestion) => {
+export const maxShownChanges = 40;
+
+/** The one mode a click never applies, whatever the config lists (docs/design.md §18). */
+const neverFromClick = 'bypassPermissions';
+
+export interface AlwaysPlan {
+  /** The suggestions "Allow always" hands back to Claude Code as `updatedPermissions`. */
+  readonly apply: readonly unknown[];
+  /** Every change in words, one line each, the ones not applied marked so. */
+  readonly changes: readonly string[];
+}
+
+/**
+ * What "Allow always" would apply (docs/design.md §18: only what the approver saw). Every
+ * suggestion is listed in words; a mode change to `bypassPermissions`, or to a mode not in
+ * `permissions.alwaysModes`, is listed as not applied and left out, and so is anything past what
+ * one message can show. The rest is applied.
+ */
+export function planAlways(
+  suggestions: readonly unknown[],
+  alwaysModes: readonly string[],
+): AlwaysPlan {
+  const apply: unknown[] = [];
+  const changes: string[] = [];
+  suggestions.forEach((suggestion, index) => {
+    if (index >= maxShownChanges) return;
     const fields: Fields =
       typeof suggestion === 'object' && suggestion !== null ? (suggestion as Fields) : {};
-    const type = String(fields['type'] ?? '');
-    const words = byType[type]?.(fields) ?? `a settings change of type ${type || 'unknown'}`;
-    return cut(sanitizeText(words), 300);
+    const words = describeSuggestion(fields);
+    const refusal = modeRefusal(fields, alwaysModes);
+    if (refusal === undefined) {
+      apply.push(suggestion);
+      changes.push(words);
+    } else {
+      changes.push(cut(sanitizeText(`NOT APPLIED: ${words} (${refusal})`), 400));
+    }
   });
+  const hidden = suggestions.length - maxShownChanges;
+  if (hidden > 0) {
+    changes.push(`NOT APPLIED: ${hidden} more changes, too many to show in one message`);
+  }
+  return { apply, changes };
+}
+
+/** Claude Code's `permission_suggestions` in words, one plain line each, sanitised and bounded. */
+export function describeSuggestions(suggestions: readonly unknown[]): string[] {
+  return suggestions.map((suggestion) =>
+    describeSuggestion(
+      typeof suggestion === 'object' && suggestion !== null ? (suggestion as Fields) : {},
+    ),
+  );
+}
+
+function describeSuggestion(fields: Fields): string {
+  const type = String(fields['type'] ?? '');
+  const words = byType[type]?.(fields) ?? `a settings change of type ${type || 'unknown'}`;
+  return cut(sanitizeText(words), 300);
+}
+
+/** Why a suggested mode change is not applied from a click; undefined when it may be. */
+function modeRefusal(fields: Fields, alwaysModes: readonly string[]): string | undefined {
+  if (fields['type'] !== 'setMode') return undefined;
+  const mode = String(fields['mode'] ?? '');
+  if (mode === neverFromClick) return `${neverFromClick} is never applied from a click`;
+  if (!alwaysModes.includes(mode)) return 'the mode is not in permissions.alwaysModes';
+  return undefined;
 }

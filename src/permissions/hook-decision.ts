@@ -3,7 +3,7 @@ import type { PermissionOutcome, PermissionRequest } from './permission-types.js
 
 /**
  * The JSON Claude Code reads on a PermissionRequest hook's stdout. Allow; allow always hands back
- * Claude's own suggestions as `updatedPermissions`; deny carries a message the model reads. No
+ * the suggestions the approver was shown as applied (docs/design.md §18), as `updatedPermissions`; deny carries a message the model reads. No
  * decision (expired) is an empty object: Claude Code then keeps its own dialog in the terminal.
  */
 export function hookDecision(
@@ -14,8 +14,8 @@ export function hookDecision(
   const decision =
     outcome.verdict === 'deny'
       ? { behavior: 'deny', message: denialMessage(outcome) }
-      : outcome.verdict === 'allow-always' && request.suggestions.length > 0
-        ? { behavior: 'allow', updatedPermissions: request.suggestions }
+      : outcome.verdict === 'allow-always' && request.alwaysApply.length > 0
+        ? { behavior: 'allow', updatedPermissions: request.alwaysApply }
         : { behavior: 'allow' };
   return { hookSpecificOutput: { hookEventName: 'PermissionRequest', decision } };
 }

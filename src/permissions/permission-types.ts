@@ -29,8 +29,10 @@ export interface PermissionView {
 export interface PermissionRequest extends PermissionView {
   /** Claude Code's `permission_suggestions`, kept as sent: "allow always" hands them back. */
   readonly suggestions: readonly unknown[];
-  /** What "allow always" changes, in words, one line per suggestion. */
+  /** What "allow always" changes, in words, one line per suggestion, those not applied marked. */
   readonly alwaysChanges: readonly string[];
+  /** The suggestions "allow always" hands back: only what the approver is shown as applied. */
+  readonly alwaysApply: readonly unknown[];
 }
 
 export type PermissionOutcome =

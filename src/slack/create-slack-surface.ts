@@ -11,7 +11,13 @@ import type { WorkItemObserver } from '../workitems/create-workitem-service.js';
 import type { DedupeLedger } from '../state/create-dedupe-ledger.js';
 import type { StatePaths } from '../state/state-paths.js';
 import type { ProgressSink } from '../api/routes/session-routes.js';
+import { redactSlackClient } from '../redact/redact-slack-client.js';
+import type { Redactor } from '../redact/redact-text.js';
 import { createProgressReporter } from './progress/create-progress-reporter.js';
+import {
+  closeLeftOverStatusMessages,
+  openStatusMessages,
+} from './progress/open-status-messages.js';
 import { createBoltLogger } from './bolt-logger.js';
 import { createAnnouncer } from './create-announcer.js';
 import { createChannelPacer } from './create-channel-pacer.js';
@@ -67,6 +73,8 @@ export function createSlackSurface(options: {
   readonly permissions?: PermissionRegistry;
   /** The session a ref names (for files from Slack: its folder, and whether it is an agent). */
   readonly sessionTarget?: SessionTargetLookup;
+  /** Runs on every text the client sends (docs/design.md §18). */
+  readonly redactor: Redactor;
 }): SlackSurface {
   const { config, credentials, paths, events } = options;
   const logger = options.logger.child({ surface: 'slack' });
@@ -108,9 +116,12 @@ export function createSlackSurface(options: {
     clientOptions,
     deferInitialization: true,
   });
+  // Every outbound text passes this one client; nothing leaves unredacted (§18).
+  redactSlackClient(app.client, options.redactor);
   let initialized = false;
 
   const bindings = createThreadBindings({ dir: paths.slackThreads, logger });
+  const statusMessages = openStatusMessages(path.join(paths.root, 'slack', 'progress'), logger);
   const { ledger } = options;
   const names = createSlackNames({ client: app.client, logger });
   const permissionSlack = options.permissions
@@ -240,6 +251,7 @@ export function createSlackSurface(options: {
       bindings,
       mode: config.slack.progress,
       logger,
+      open: statusMessages,
     }),
     observer: announcer,
     httpRoutes,
@@ -247,6 +259,15 @@ export function createSlackSurface(options: {
       const recovered = await intakeOfReplies.recover();
       if (recovered) events.record('slack.recovered', { count: recovered });
       await connect(1);
+      // After a crash: status messages of turns serve stopped following say so (issue 21.8).
+      void closeLeftOverStatusMessages({
+        client: app.client,
+        open: statusMessages,
+        mode: config.slack.progress,
+        logger,
+      }).catch((error: unknown) => {
+        logger.warn({ event: 'slack.progress_failed', err: error }, 'status messages not closed');
+      });
       // After a crash: the old requests' hooks died with serve; their messages say so now.
       if (permissionSlack) {
         void permissionSlack.recover().catch((error: unknown) => {

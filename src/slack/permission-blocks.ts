@@ -59,13 +59,7 @@ export function permissionRequestMessage(request: PermissionRequest): {
   blocks: Block[];
 } {
   const expires = `${request.expiresAt.slice(11, 16)} UTC`;
-  const always = request.canAlways
-    ? [
-        context(
-          `*Allow always* also changes: ${request.alwaysChanges.map(escapeMrkdwn).join('; ')}`,
-        ),
-      ]
-    : [];
+  const always = alwaysBlocks(request);
   return {
     text: `🔐 Permission request ${request.id}: the agent wants to use ${escapeMrkdwn(request.tool)}`,
     blocks: [
@@ -89,6 +83,26 @@ export function permissionRequestMessage(request: PermissionRequest): {
       },
     ],
   };
+}
+
+/**
+ * Every change "Allow always" makes, one line each (docs/design.md §18: it applies only what the
+ * approver saw), those it does not apply marked so; across as many sections as they need.
+ */
+function alwaysBlocks(request: PermissionRequest): Block[] {
+  if (request.alwaysChanges.length === 0) return [];
+  const title = request.canAlways
+    ? '*Allow always* also makes these changes:'
+    : 'Claude Code suggested these changes; no button applies them:';
+  const lines = [title, ...request.alwaysChanges.map((change) => `• ${escapeMrkdwn(change)}`)];
+  const chunks: string[] = [];
+  for (const line of lines) {
+    const last = chunks.at(-1);
+    if (last !== undefined && last.length + line.length + 1 <= maxSectionChars) {
+      chunks[chunks.length - 1] = `${last}\n${line}`;
+    } else chunks.push(line);
+  }
+  return chunks.map(section);
 }
 
 const marks = { allow: '✅', 'allow-always': '✅', deny: '⛔' } as const;

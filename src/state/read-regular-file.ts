@@ -1,6 +1,7 @@
-import { constants, type Stats } from 'node:fs';
-import { open } from 'node:fs/promises';
-import { LoopError, errnoCode } from '../errors.js';
+import { LoopError } from '../errors.js';
+import { fileKind, readOutsideFile, refusalOf } from '../files/read-outside-file.js';
+
+export { fileKind };
 
 /** No state file of ours comes near this; a bigger one is damage, not data to load into memory. */
 export const defaultMaxBytes = 64 * 1024 * 1024;
@@ -13,55 +14,37 @@ export interface ReadRegularFileOptions {
 }
 
 /**
- * Reads a file only if it is a regular file; undefined when it does not exist. open(2) on a FIFO
- * waits for a writer, and it waits inside libuv's small thread pool: four such opens stop every
- * file operation of the process. So the file is opened with O_NONBLOCK (which makes that open
- * return at once and changes nothing for a regular file), checked with fstat on the open handle
- * (no race with a rename in between), and anything else — a FIFO, a device, a socket — is refused
- * with a `state_corrupt` LoopError that names the file and what it is.
+ * Reads a state file through the one opener (src/files/read-outside-file.ts): only a regular file,
+ * never blocking on a FIFO; undefined when it does not exist. Anything else — a FIFO, a device, a
+ * socket, a file too large to be ours — is a `state_corrupt` LoopError that names the file, what
+ * it is and how to remove it.
  */
 export async function readRegularFile(
   file: string,
   options: ReadRegularFileOptions = {},
 ): Promise<string | undefined> {
   const maxBytes = options.maxBytes ?? defaultMaxBytes;
-  let handle;
   try {
-    handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+    const bytes = await readOutsideFile(file, {
+      maxBytes,
+      ...(options.tail ? { tail: true } : {}),
+    });
+    return bytes.toString('utf8');
   } catch (error) {
-    if (errnoCode(error) === 'ENOENT') return undefined;
-    // A socket cannot be opened at all (ENXIO): it is just as much not a file of ours.
-    if (errnoCode(error) === 'ENXIO') throw notRegular(file, 'socket or device');
-    throw error;
-  }
-  try {
-    const stats = await handle.stat();
-    if (!stats.isFile()) throw notRegular(file, fileKind(stats));
-    if (stats.size > maxBytes && !options.tail) {
+    const refusal = refusalOf(error);
+    if (refusal === 'missing') return undefined;
+    if (!(error instanceof LoopError) || refusal === undefined) throw error;
+    if (refusal === 'too_large') {
+      const size = Number(error.details['size']);
       throw new LoopError(
         'state_corrupt',
-        `${file} is ${stats.size} bytes, more than the ${maxBytes} a file of the-loop can be: ` +
+        `${file} is ${size} bytes, more than the ${maxBytes} a file of the-loop can be: ` +
           'move it out of the state folder',
-        { file, size: stats.size },
+        { file, size },
       );
     }
-    const start = Math.max(0, stats.size - maxBytes);
-    const buffer = Buffer.alloc(stats.size - start);
-    let filled = 0;
-    // A file that shrinks while it is read simply ends early.
-    while (filled < buffer.length) {
-      const { bytesRead } = await handle.read(
-        buffer,
-        filled,
-        buffer.length - filled,
-        start + filled,
-      );
-      if (bytesRead === 0) break;
-      filled += bytesRead;
-    }
-    return buffer.subarray(0, filled).toString('utf8');
-  } finally {
-    await handle.close();
+    const kind = error.details['fileType'];
+    throw notRegular(file, typeof kind === 'string' ? kind : 'system file');
   }
 }
 
@@ -77,13 +60,4 @@ export function notRegular(file: string, kind: string, use = 'read'): LoopError 
       `(\`rm ${file}\`)`,
     { file, fileType: kind },
   );
-}
-
-export function fileKind(stats: Stats): string {
-  if (stats.isFIFO()) return 'FIFO';
-  if (stats.isCharacterDevice()) return 'character device';
-  if (stats.isBlockDevice()) return 'block device';
-  if (stats.isSocket()) return 'socket';
-  if (stats.isDirectory()) return 'directory';
-  return 'special file';
 }

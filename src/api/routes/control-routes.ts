@@ -22,7 +22,14 @@ type SessionRouteOptions = Parameters<typeof sessionRoutes>[0];
 export function controlRoutes(
   options: Pick<
     SessionRouteOptions,
-    'directory' | 'readiness' | 'confirmations' | 'replies' | 'logger' | 'progress'
+    | 'directory'
+    | 'readiness'
+    | 'confirmations'
+    | 'replies'
+    | 'logger'
+    | 'progress'
+    | 'projectsDir'
+    | 'secretIn'
   > & {
     readonly config: Config;
     readonly version: string;
@@ -36,7 +43,8 @@ export function controlRoutes(
 ): Route[] {
   const { config, standing, workItems, permissions, driver, version, deliveries, services } =
     options;
-  const { directory, readiness, confirmations, replies, logger, progress } = options;
+  const { directory, readiness, confirmations, replies, logger, progress, projectsDir } = options;
+  const { secretIn } = options;
   return [
     ...statusRoutes({
       config,
@@ -49,7 +57,9 @@ export function controlRoutes(
     ...deliveryRoutes(deliveries),
     ...workItemRoutes({ config, workItems }),
     ...sessionRoutes({
-      ...{ directory, readiness, confirmations, replies, logger },
+      ...{ directory, readiness, confirmations, replies, logger, projectsDir },
+      maxPostFileBytes: config.slack.files.maxBytes,
+      ...(secretIn ? { secretIn } : {}),
       ...(progress ? { progress } : {}),
       ...(config.tmux.socket ? { tmuxSocket: config.tmux.socket } : {}),
       permissionHook: createPermissionHook(permissions),

@@ -27,6 +27,7 @@ export function permissionRoutes(registry: PermissionRegistry): Route[] {
       path: `/api/v1/permissions/{id}/${verb}`,
       operationId,
       auth: 'operator',
+      refusesSessions: true,
       handler: async ({ params, body }) => {
         const id = parsePermissionId(params['id'] ?? '');
         if (!id) {

@@ -7,7 +7,7 @@ import { readInjectedPrompts } from '../../harness/read-injected-prompts.js';
 import { readLastAssistantMessage } from '../../harness/read-last-assistant-message.js';
 import type { Logger } from '../../log/create-logger.js';
 import { notificationNotice } from '../../replies/notification-notice.js';
-import { readOutgoingFiles } from '../../replies/read-outgoing-files.js';
+import { decodeOutgoingFiles, postBodyLimit } from '../../replies/decode-outgoing-files.js';
 import type { ReplyRouter } from '../../replies/reply-router.js';
 import type { Route } from '../route.js';
 import { objectBody } from './standing-routes.js';
@@ -71,6 +71,12 @@ export function sessionRoutes(options: {
    */
   readonly endPermissionRequests?: (ref: string) => void;
   readonly progress?: ProgressSink;
+  /** Claude Code's projects folder: the only place a hook's `transcript_path` is read from. */
+  readonly projectsDir: string;
+  /** The largest post: its files together, in bytes (`slack.files.maxBytes`). */
+  readonly maxPostFileBytes: number;
+  /** Which of the-loop's own secrets a file holds, if any: such a file is never posted. */
+  readonly secretIn?: (bytes: Buffer) => string | undefined;
 }): Route[] {
   const { directory, readiness, confirmations, replies, logger } = options;
   const permissionRequestOpen = options.permissionRequestOpen ?? (() => false);
@@ -83,7 +89,7 @@ export function sessionRoutes(options: {
       text =
         typeof given === 'string' && given.trim()
           ? given
-          : await readLastAssistantMessage(payload['transcript_path']);
+          : await readLastAssistantMessage(payload['transcript_path'], options.projectsDir);
     } catch (error) {
       const failure = asLoopError(error);
       logger.warn(
@@ -108,7 +114,7 @@ export function sessionRoutes(options: {
       // the Stop, so the end is read again a few times while a delivery is still pending.
       for (const wait of injectedRereadsMs) {
         if (wait > 0) await delay(wait);
-        for (const prompt of await readInjectedPrompts(transcriptPath)) {
+        for (const prompt of await readInjectedPrompts(transcriptPath, options.projectsDir)) {
           confirmations.report(session.tmuxName, prompt);
         }
         if (confirmations.pendingTags(session.tmuxName).size === 0) return;
@@ -206,10 +212,22 @@ export function sessionRoutes(options: {
       path: '/api/v1/post',
       operationId: 'postAsSession',
       auth: 'session',
+      maxBodyBytes: postBodyLimit(options.maxPostFileBytes),
       handler: async ({ body, sessionToken }) => {
         const session = await caller(sessionToken);
         const fields = objectBody(body);
-        const files = await readOutgoingFiles(fields['files']);
+        const files = decodeOutgoingFiles(fields['files'], options.maxPostFileBytes);
+        for (const file of files) {
+          const secret = options.secretIn?.(file.content);
+          if (secret !== undefined) {
+            throw new LoopError(
+              'file_holds_secret',
+              `${file.name} holds the value of ${secret}, one of the-loop's own secrets, so ` +
+                'nothing was posted: remove the secret from the file and post it again',
+              { secret },
+            );
+          }
+        }
         const text = fields['text'] ?? '';
         if (typeof text !== 'string' || (text.trim() === '' && files.length === 0)) {
           throw new LoopError(

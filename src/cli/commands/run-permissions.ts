@@ -1,6 +1,7 @@
 import type { PermissionView } from '../../permissions/permission-types.js';
 import type { CommandHandler } from '../command-context.js';
 import { formatColumns } from '../format-columns.js';
+import { LoopError } from '../../errors.js';
 
 const verbs = new Set(['allow', 'allow-always', 'deny']);
 
@@ -36,6 +37,17 @@ export const runPermissions: CommandHandler = async (context) => {
   if (!verbs.has(verb)) {
     return context.usageError(`unknown verb \`${verb}\`: use allow, allow-always or deny`);
   }
+  const session = sessionVariable(context.io.env);
+  if (session !== undefined) {
+    // docs/design.md §18: agents never decide permissions. A speed bump, not a wall: an agent
+    // whose shell runs unchecked as the user can unset this (docs/security.md says so).
+    throw new LoopError(
+      'forbidden',
+      `\`permissions ${verb}\` refuses to run inside a session (${session} is set): an agent ` +
+        'never decides its own permission requests; a person answers in Slack, on GitHub, or ' +
+        'from a terminal outside the sessions',
+    );
+  }
   const id = context.args['id'];
   if (id === undefined) return context.usageError(`\`permissions ${verb}\` needs the request ID`);
   if (reason !== undefined && verb !== 'deny') {
@@ -50,3 +62,8 @@ export const runPermissions: CommandHandler = async (context) => {
   else context.print(`${result.id}: ${result.outcome}`);
   return 0;
 };
+
+/** The session variable that says this CLI runs inside a session of the-loop, if one is set. */
+function sessionVariable(env: NodeJS.ProcessEnv): string | undefined {
+  return ['THE_LOOP_SESSION_TOKEN', 'THE_LOOP_SESSION'].find((name) => (env[name] ?? '') !== '');
+}

@@ -1,13 +1,11 @@
-import path from 'node:path';
-import { stat } from 'node:fs/promises';
 import { createApiClient } from '../../api/create-api-client.js';
-import { LoopError, errnoCode } from '../../errors.js';
 import { unwrap } from '../../api/unwrap.js';
 import type { ReplyFailure, ReplyTarget } from '../../replies/reply-router.js';
 import { chooseTextSource } from '../choose-text-source.js';
 import type { CommandHandler } from '../command-context.js';
 import { isInteractive } from '../is-interactive.js';
 import { readInputText } from '../read-input-text.js';
+import { readPostFiles } from '../read-post-files.js';
 import { sessionEnv } from '../session-env.js';
 
 interface PostAnswer {
@@ -30,11 +28,8 @@ export const runPost: CommandHandler = async (context) => {
         'started by the-loop',
     );
   }
-  // --file attaches (DESIGN §17); serve reads each file, so it gets the path resolved here.
-  const files = context
-    .stringFlags('file')
-    .map((file) => ({ path: path.resolve(context.io.cwd, file) }));
-  for (const file of files) await checkReadable(file.path);
+  // --file attaches (docs/design.md §17): read here, sent as bytes; serve opens no path (§18).
+  const files = await readPostFiles(context.io.cwd, context.stringFlags('file'));
   const given = context.args['text'];
   const source =
     files.length > 0 && given === undefined
@@ -75,11 +70,3 @@ export const runPost: CommandHandler = async (context) => {
   }
   return failed.length > 0 ? 1 : 0;
 };
-
-/** Says which --file is wrong before anything is sent, naming the path as it was resolved. */
-async function checkReadable(file: string): Promise<void> {
-  const info = await stat(file).catch((error: unknown) => {
-    throw new LoopError('not_found', `--file ${file}: ${errnoCode(error) ?? 'cannot read it'}`);
-  });
-  if (!info.isFile()) throw new LoopError('bad_request', `--file ${file} is not a regular file`);
-}

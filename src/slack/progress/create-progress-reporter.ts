@@ -8,6 +8,7 @@ import { callSlack } from '../call-slack.js';
 import type { ThreadBindings } from '../thread-bindings.js';
 import { describeToolCall } from './describe-tool-call.js';
 import { formatProgressLine, formatProgressSummary } from './format-progress.js';
+import type { OpenStatusMessages } from './open-status-messages.js';
 import { planProgressEdit } from './plan-progress-edit.js';
 
 /** Slack's chat.update allows about one edit a second per message; one in three keeps it calm. */
@@ -44,6 +45,8 @@ export function createProgressReporter(options: {
   readonly intervalMs?: number;
   readonly now?: () => number;
   readonly sleep?: (ms: number) => Promise<unknown>;
+  /** Where open status messages are recorded, for a restarted serve to close. */
+  readonly open?: OpenStatusMessages;
 }): ProgressSink {
   const { client, bindings, logger } = options;
   const intervalMs = options.intervalMs ?? progressEditIntervalMs;
@@ -105,7 +108,10 @@ export function createProgressReporter(options: {
           }),
         { logger, maxAttempts: 2, sleep },
       );
-      if (typeof answer.ts === 'string') turn.message = { channel: binding.channel, ts: answer.ts };
+      if (typeof answer.ts === 'string') {
+        turn.message = { channel: binding.channel, ts: answer.ts };
+        await options.open?.opened(turn.message);
+      }
     } catch (error) {
       warn('slack.progress_dropped', 'chat.postMessage', error);
     } finally {
@@ -189,6 +195,7 @@ export function createProgressReporter(options: {
           error,
         );
       }
+      await options.open?.closed(message);
     });
   };
 

@@ -77,6 +77,8 @@ describe('the PermissionRequest hook', () => {
           permissionRequestOpen: (of: string) => registry.hasOpenRequest(of),
           endPermissionRequests: (of: string) => registry.expireRef(of, 'terminal'),
           logger: captureLogger().logger,
+          projectsDir: socketPath,
+          maxPostFileBytes: 1024,
         }),
         ...permissionRoutes(registry),
       ],

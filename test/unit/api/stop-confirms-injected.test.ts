@@ -18,7 +18,7 @@ describe('the Stop hook confirms deliveries injected into the turn', () => {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  const setUp = () => {
+  const setUp = (projectsDir: string) => {
     const confirmations = createConfirmationTracker();
     const routes = sessionRoutes({
       directory: {
@@ -28,6 +28,8 @@ describe('the Stop hook confirms deliveries injected into the turn', () => {
       confirmations,
       replies: { post: async () => ({ targets: [], failed: [] }) },
       logger: silentLogger(),
+      projectsDir,
+      maxPostFileBytes: 1024,
     });
     const hook = routes.find((route) => route.path === '/api/v1/hooks/{event}');
     if (!hook) throw new Error('no hook route');
@@ -63,7 +65,7 @@ describe('the Stop hook confirms deliveries injected into the turn', () => {
       },
     ];
     await writeFile(transcript, `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
-    const { confirmations, stop } = setUp();
+    const { confirmations, stop } = setUp(dir);
     const injected = confirmations.expect('loop-standing-x', '02be');
     const waiting = confirmations.expect('loop-standing-x', '0b0b');
     await stop({ transcript_path: transcript, last_assistant_message: 'ok' });
@@ -73,7 +75,7 @@ describe('the Stop hook confirms deliveries injected into the turn', () => {
 
   it('reads nothing when no delivery is pending, and survives a transcript that is not a file', async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'loop-injected-'));
-    const { confirmations, stop } = setUp();
+    const { confirmations, stop } = setUp(dir);
     await stop({ transcript_path: dir, last_assistant_message: 'ok' });
     const pending = confirmations.expect('loop-standing-x', '02be');
     await stop({ transcript_path: dir, last_assistant_message: 'ok' });

@@ -269,7 +269,7 @@ describe('main against a control server', () => {
     expect(result.stdout).toBe('posted to slack C1/1.2\n');
   });
 
-  it('post --file sends each file as an absolute path, with the text or without', async () => {
+  it('post --file reads each file itself and sends its bytes, never its path', async () => {
     const env = {
       THE_LOOP_SESSION_TOKEN: 'sekrit',
       THE_LOOP_SOCKET: statePaths(dir).controlSocket,
@@ -286,9 +286,15 @@ describe('main against a control server', () => {
     expect(seen.map((request) => request.body)).toEqual([
       {
         text: 'see',
-        files: [{ path: path.join(dir, 'a.log') }, { path: path.join(dir, 'b.txt') }],
+        files: [
+          { name: 'a.log', contentBase64: Buffer.from('log').toString('base64') },
+          { name: 'b.txt', contentBase64: Buffer.from('txt').toString('base64') },
+        ],
       },
-      { text: '', files: [{ path: path.join(dir, 'a.log') }] },
+      {
+        text: '',
+        files: [{ name: 'a.log', contentBase64: Buffer.from('log').toString('base64') }],
+      },
     ]);
   });
 

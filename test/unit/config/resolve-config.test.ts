@@ -382,7 +382,7 @@ describe('resolveConfig defaults', () => {
         webhook: { path: '/github/webhook', allowUnsigned: false },
         poll: { enabled: false, intervalSeconds: 30 },
       },
-      permissions: { timeoutSeconds: 600 },
+      permissions: { timeoutSeconds: 600, alwaysModes: [] },
       http: { host: '127.0.0.1', port: 3000 },
       api: { listen: '' },
     };

@@ -48,6 +48,7 @@ const request: PermissionRequest = {
   canAlways: false,
   suggestions: [],
   alwaysChanges: [],
+  alwaysApply: [],
 };
 
 describe('permissionComment', () => {

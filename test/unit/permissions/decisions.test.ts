@@ -170,6 +170,7 @@ const request = (suggestions: unknown[] = []): PermissionRequest => ({
   canAlways: suggestions.length > 0,
   suggestions,
   alwaysChanges: [],
+  alwaysApply: suggestions,
 });
 const dana = { surface: 'slack', name: '@dana' } as const;
 const at = '2026-12-01T10:02:00.000Z';

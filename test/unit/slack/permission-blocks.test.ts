@@ -19,6 +19,7 @@ const request = (command: string, suggestions: unknown[] = []): PermissionReques
   canAlways: suggestions.length > 0,
   suggestions,
   alwaysChanges: suggestions.map(() => 'allow <!here> from now on'),
+  alwaysApply: suggestions,
 });
 
 /** Every mrkdwn text of a message: what Slack would parse for links, mentions and broadcasts. */
