@@ -146,6 +146,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     permissions,
     services: states,
     directory: createSessionDirectory({ tokens, standing, workItems }),
+    events,
     readiness,
     confirmations,
     replies,

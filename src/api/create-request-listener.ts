@@ -133,8 +133,8 @@ async function respond(
   }
   const body = parseJsonBody(read.bytes, request.headers['content-type']);
   const token = request.headers[sessionTokenHeader];
-  const sessionToken =
-    match.route.auth === 'session' && typeof token === 'string' ? token : undefined;
+  const wantsToken = match.route.auth === 'session' || match.route.sessionToken === 'optional';
+  const sessionToken = wantsToken && typeof token === 'string' ? token : undefined;
   return match.route.handler({
     params: match.params,
     body,

@@ -24,7 +24,10 @@ export interface ApiRequest {
   readonly params: Record<string, string>;
   /** The parsed JSON body; `undefined` when the request had none. */
   readonly body: unknown;
-  /** Only for `auth: 'session'` routes: the `X-The-Loop-Session-Token` header, when sent. */
+  /**
+   * The `X-The-Loop-Session-Token` header, when sent, for `auth: 'session'` routes and those
+   * that take it as an option (`say`: the agent speaking, docs/design.md §20).
+   */
   readonly sessionToken?: string;
   readonly requestId: string;
   /** Aborted when the client hangs up before it has its answer. */
@@ -45,6 +48,8 @@ export interface Route {
   /** Equal to the operationId in schemas/openapi.yaml (a test keeps them equal). */
   readonly operationId: string;
   readonly auth: RouteAuth;
+  /** An operator route that also reads a session token when one is sent. */
+  readonly sessionToken?: 'optional';
   /** Throw a LoopError to refuse; the server turns it into `{error, code}` with its status. */
   readonly handler: (request: ApiRequest) => Promise<ApiResponse>;
 }

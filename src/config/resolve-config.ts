@@ -86,6 +86,7 @@ export function resolveConfig(
       })),
     },
     permissions: value.permissions,
+    agents: value.agents,
     http: value.http,
     api: value.api,
   };

@@ -20,6 +20,8 @@ export interface HarnessConfig {
   readonly agent: boolean;
   /** tmux key name sent by `!interrupt`. */
   readonly interruptKey: string;
+  /** claude kind: the-loop's MCP server and an allow rule for its tools (default true). */
+  readonly mcp?: boolean;
   /** command kind: the session is ready once capture-pane matches this regular expression. */
   readonly readyPattern?: string;
 }
@@ -88,6 +90,8 @@ export interface Config {
     readonly poll: { readonly enabled: boolean; readonly intervalSeconds: number };
   };
   readonly permissions: { readonly timeoutSeconds: number };
+  /** What agents may do to each other (docs/design.md §20). */
+  readonly agents: { readonly maxMessagesPerMinute: number };
   readonly http: { readonly host: string; readonly port: number };
   /** "" = the TCP control-plane listener is off; otherwise `host:port`. */
   readonly api: { readonly listen: string };

@@ -383,6 +383,7 @@ describe('resolveConfig defaults', () => {
         poll: { enabled: false, intervalSeconds: 30 },
       },
       permissions: { timeoutSeconds: 600 },
+      agents: { maxMessagesPerMinute: 20 },
       http: { host: '127.0.0.1', port: 3000 },
       api: { listen: '' },
     };

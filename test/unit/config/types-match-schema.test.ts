@@ -28,6 +28,7 @@ const everyKey: DeepRequired<Config> = {
       args: [],
       agent: true,
       interruptKey: 'C-c',
+      mcp: true,
       readyPattern: '^> ',
     },
   },
@@ -70,6 +71,7 @@ const everyKey: DeepRequired<Config> = {
     poll: { enabled: false, intervalSeconds: 30 },
   },
   permissions: { timeoutSeconds: 600 },
+  agents: { maxMessagesPerMinute: 20 },
   http: { host: '127.0.0.1', port: 3000 },
   api: { listen: '' },
 };
