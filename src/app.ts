@@ -26,6 +26,7 @@ import { filesRoot } from './slack/files/session-files-dir.js';
 import { sessionFilesKeeper } from './slack/files/session-files-keeper.js';
 import { loadSlackSurface } from './slack/load-slack-surface.js';
 import { autoStartAll } from './standing/auto-start-all.js';
+import { eventStreamRoute } from './stream/event-stream-route.js';
 import {
   createStandingService,
   type StandingObserver,
@@ -49,7 +50,11 @@ const stopGraceMs = 5_000;
 /** The composition root of `the-loop serve`: builds every part once and wires them together. */
 export async function createApp(options: AppOptions): Promise<App> {
   const { config, env, logger } = options;
-  const { paths, owner, events } = await openState(config.state.root, logger);
+  const { paths, owner, events } = await openState(
+    config.state.root,
+    logger,
+    config.state.eventLog,
+  );
   const { socket } = config.tmux;
   const tmux = openTmux({ socket, env, owner, scratchDir: paths.tmuxScratch, logger });
   const { driver } = tmux;
@@ -153,6 +158,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     logger,
     ...(slack.surface ? { progress: slack.surface.progress } : {}),
   });
+  routes.push(eventStreamRoute({ feed: events, logger }));
   const tcp = tcpListenOption(config.api.listen, env['THE_LOOP_API_TOKEN'] ?? '');
   const server = createControlServer({ routes, logger, socketPath: paths.controlSocket, ...tcp });
   const publicRoutes = { ...slack.surface?.httpRoutes, ...github.surface?.httpRoutes };
