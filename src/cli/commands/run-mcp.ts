@@ -1,6 +1,4 @@
 import { Writable } from 'node:stream';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { createMcpServer } from '../../mcp/create-mcp-server.js';
 import type { CommandHandler } from '../command-context.js';
 import { readVersion } from '../read-version.js';
 
@@ -10,6 +8,11 @@ import { readVersion } from '../read-version.js';
  * session. Runs until the client closes stdin.
  */
 export const runMcp: CommandHandler = async (context) => {
+  // Loaded here, not at the top: the MCP SDK and zod would add most of a second to every command.
+  const [{ StdioServerTransport }, { createMcpServer }] = await Promise.all([
+    import('@modelcontextprotocol/sdk/server/stdio.js'),
+    import('../../mcp/create-mcp-server.js'),
+  ]);
   const loop = await context.loop();
   const { env } = context.io;
   const session = env['THE_LOOP_SESSION_TOKEN']
