@@ -28,6 +28,7 @@ import { filesRoot } from './slack/files/session-files-dir.js';
 import { sessionFilesKeeper } from './slack/files/session-files-keeper.js';
 import { loadSlackSurface } from './slack/load-slack-surface.js';
 import { autoStartAll } from './standing/auto-start-all.js';
+import { eventStreamRoute } from './stream/event-stream-route.js';
 import {
   createStandingService,
   type StandingObserver,
@@ -51,7 +52,11 @@ const stopGraceMs = 5_000;
 /** The composition root of `the-loop serve`: builds every part once and wires them together. */
 export async function createApp(options: AppOptions): Promise<App> {
   const { config, env, logger } = options;
-  const { paths, owner, events } = await openState(config.state.root, logger);
+  const { paths, owner, events } = await openState(
+    config.state.root,
+    logger,
+    config.state.eventLog,
+  );
   const { socket } = config.tmux;
   const tmux = openTmux({ socket, env, owner, scratchDir: paths.tmuxScratch, logger });
   const { driver } = tmux;
@@ -150,6 +155,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     permissions,
     services: states,
     directory: createSessionDirectory({ tokens, standing, workItems }),
+    events,
     readiness,
     confirmations,
     replies,
@@ -158,6 +164,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     secretIn: (bytes) => redactor.secretIn(bytes),
     ...(slack.surface ? { progress: slack.surface.progress } : {}),
   });
+  routes.push(eventStreamRoute({ feed: events, logger }));
   const tcp = tcpListenOption(config.api.listen, env['THE_LOOP_API_TOKEN'] ?? '');
   const server = createControlServer({ routes, logger, socketPath: paths.controlSocket, ...tcp });
   const publicRoutes = { ...slack.surface?.httpRoutes, ...github.surface?.httpRoutes };

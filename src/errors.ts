@@ -39,6 +39,10 @@ export const errorCodes = {
   /** A running session of ours whose record has no token: its hooks would not be accepted. */
   session_token_lost: 409,
   delivery_cancelled: 409,
+  /** An agent said something to its own session (docs/design.md §20). */
+  self_message: 400,
+  /** An agent sent more than `agents.maxMessagesPerMinute` to other sessions. */
+  rate_limited: 429,
   internal: 500,
 } as const;
 

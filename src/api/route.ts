@@ -24,11 +24,18 @@ export interface ApiRequest {
   readonly params: Record<string, string>;
   /** The parsed JSON body; `undefined` when the request had none. */
   readonly body: unknown;
-  /** Only for `auth: 'session'` routes: the `X-The-Loop-Session-Token` header, when sent. */
+  /**
+   * The `X-The-Loop-Session-Token` header, when sent, for `auth: 'session'` routes and those
+   * that take it as an option (`say`: the agent speaking, docs/design.md §20).
+   */
   readonly sessionToken?: string;
   readonly requestId: string;
   /** Aborted when the client hangs up before it has its answer. */
   readonly signal: AbortSignal;
+  /** The query string (`?since=5`); set by the server, absent in handler unit tests. */
+  readonly query?: URLSearchParams;
+  /** The request's headers as node:http reports them (lower-case names). */
+  readonly headers?: Readonly<Record<string, string | string[] | undefined>>;
   /** Already tagged with `requestId`. */
   readonly logger: Logger;
 }
@@ -36,6 +43,27 @@ export interface ApiRequest {
 export interface ApiResponse {
   readonly status: number;
   readonly body: unknown;
+  /** Set for a body written as it happens (`GET /api/v1/stream`); `body` is then ignored. */
+  readonly stream?: StreamBody;
+}
+
+/** Where a streaming route writes; the server owns the socket. */
+export interface StreamSink {
+  /** Queues text for the client; false once the client is not keeping up. */
+  write(text: string): boolean;
+  /** Bytes queued and not yet taken by the client. */
+  buffered(): number;
+  /** Resolves once the queue is taken, or the client has gone. */
+  drained(): Promise<void>;
+}
+
+export interface StreamBody {
+  readonly headers: Readonly<Record<string, string>>;
+  /**
+   * Writes until `signal` aborts (the client left, or serve is stopping) or it is done; the
+   * server sends the headers before calling it and ends the response when it settles.
+   */
+  run(sink: StreamSink, signal: AbortSignal): Promise<void>;
 }
 
 export interface Route {
@@ -52,6 +80,8 @@ export interface Route {
   readonly refusesSessions?: boolean;
   /** A larger body than the server's default for this route (a post's files, base64). */
   readonly maxBodyBytes?: number;
+  /** An operator route that also reads a session token when one is sent. */
+  readonly sessionToken?: 'optional';
   /** Throw a LoopError to refuse; the server turns it into `{error, code}` with its status. */
   readonly handler: (request: ApiRequest) => Promise<ApiResponse>;
 }

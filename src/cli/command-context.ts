@@ -1,10 +1,9 @@
 import path from 'node:path';
-import { createApiClient } from '../api/create-api-client.js';
 import type { HttpMethod } from '../api/route.js';
-import { unwrap } from '../api/unwrap.js';
 import { loadConfig } from '../config/load-config.js';
 import type { Config } from '../config/types.js';
-import { statePaths } from '../state/state-paths.js';
+import { connect } from '../sdk/connect.js';
+import type { Loop } from '../sdk/create-loop.js';
 import type { CliIo } from './cli-io.js';
 import type { CommandId } from './command-specs.js';
 import { formatUsage } from './format-usage.js';
@@ -24,7 +23,12 @@ export interface CommandContext {
   hasFlag(name: string): boolean;
   /** Loaded once; throws ConfigError. */
   loadConfig(): Promise<Config>;
-  /** One request to `serve` over the config's control socket; a non-2xx answer throws its LoopError. */
+  /**
+   * The SDK's client (`connect`, docs/sdk.md), found as every command finds serve: --config,
+   * $THE_LOOP_CONFIG, inside a session its $THE_LOOP_SOCKET, else .the-loop/config.yaml.
+   */
+  loop(): Promise<Loop>;
+  /** One request to `serve` through `loop()`; a non-2xx answer throws its LoopError. */
   api<T>(method: HttpMethod, apiPath: string, body?: unknown): Promise<T>;
   print(text: string): void;
   printJson(value: unknown): void;
@@ -46,6 +50,7 @@ export function createCommandContext(
     typeof configFlag === 'string' ? configFlag : io.env['THE_LOOP_CONFIG'] || defaultConfigFile,
   );
   let config: Promise<Config> | undefined;
+  let loop: Promise<Loop> | undefined;
   const context: CommandContext = {
     io,
     command,
@@ -62,11 +67,14 @@ export function createCommandContext(
     },
     hasFlag: (name) => flags[name] !== undefined,
     loadConfig: () => (config ??= loadConfig(configFile, { env: io.env, cwd: io.cwd })),
-    async api<T>(method: HttpMethod, apiPath: string, body?: unknown): Promise<T> {
-      const { state } = await context.loadConfig();
-      const client = createApiClient({ socketPath: statePaths(state.root).controlSocket });
-      return unwrap(await client.request<T>(method, apiPath, body));
-    },
+    loop: () =>
+      (loop ??= connect({
+        ...(typeof configFlag === 'string' ? { config: configFile } : {}),
+        env: io.env,
+        cwd: io.cwd,
+      })),
+    api: async <T>(method: HttpMethod, apiPath: string, body?: unknown): Promise<T> =>
+      (await context.loop()).request<T>(method, apiPath, body),
     print: (text) => io.stdout.write(`${text}\n`),
     printJson: (value) => io.stdout.write(`${JSON.stringify(value, null, 2)}\n`),
     usageError: (message) => {

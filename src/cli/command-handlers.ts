@@ -6,6 +6,7 @@ import { runHook } from './commands/run-hook.js';
 import { runInit } from './commands/run-init.js';
 import { runInstance } from './commands/run-instance.js';
 import { runManifest } from './commands/run-manifest.js';
+import { runMcp } from './commands/run-mcp.js';
 import { runPermissions } from './commands/run-permissions.js';
 import { runPost } from './commands/run-post.js';
 import { runServe } from './commands/run-serve.js';
@@ -37,6 +38,7 @@ export const commandHandlers: Readonly<Record<CommandId, CommandHandler>> = {
   'standing say': runStandingSay,
   post: runPost,
   hook: runHook,
+  mcp: runMcp,
   'config check': runConfigCheck,
   manifest: runManifest,
   'workitem list': runWorkItemList,

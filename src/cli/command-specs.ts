@@ -17,6 +17,7 @@ export type CommandId =
   | 'standing say'
   | 'post'
   | 'hook'
+  | 'mcp'
   | 'config check'
   | 'manifest'
   | 'workitem list'
@@ -226,6 +227,18 @@ export const commandSpecs: readonly CommandSpec[] = [
       "Prints serve's answer (Claude Code's hook output) on stdout, or nothing; always exits 0.",
       'Sessions call it through bin/the-loop-hook, which does the same with curl.',
       'PermissionRequest waits for a decision (its --wait is permissions.timeoutSeconds plus a margin).',
+    ],
+  },
+  {
+    id: 'mcp',
+    usage: 'mcp',
+    summary: "an MCP server on stdio: list this instance's sessions and message them",
+    args: [],
+    flags: [],
+    json: false,
+    notes: [
+      'Tools: list_sessions, get_session, say, get_instance, and inside a session post.',
+      'Every claude session has it (--mcp-config); docs/mcp.md adds it to any MCP client.',
     ],
   },
   {

@@ -63,6 +63,7 @@ export function resolveHarnesses(
       agent: own.agent ?? inherited.agent ?? kindDefaults[kind].agent,
       interruptKey: own.interruptKey ?? inherited.interruptKey ?? kindDefaults[kind].interruptKey,
       ...(readyPattern === undefined ? {} : { readyPattern }),
+      ...(own.mcp === undefined ? {} : { mcp: own.mcp }),
     };
   }
   return { harnesses, issues };

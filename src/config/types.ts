@@ -20,6 +20,8 @@ export interface HarnessConfig {
   readonly agent: boolean;
   /** tmux key name sent by `!interrupt`. */
   readonly interruptKey: string;
+  /** claude kind: the-loop's MCP server and an allow rule for its tools (default true). */
+  readonly mcp?: boolean;
   /** command kind: the session is ready once capture-pane matches this regular expression. */
   readonly readyPattern?: string;
 }
@@ -45,7 +47,11 @@ export interface Config {
   readonly instance: InstanceConfig;
   /** Problems in the instance block that made it resolve to `locked` (DESIGN §7.4). */
   readonly instanceWarnings: readonly string[];
-  readonly state: { readonly root: string };
+  readonly state: {
+    readonly root: string;
+    /** Rotation of `<root>/events.jsonl` (docs/design.md §18 Growth). */
+    readonly eventLog: { readonly maxBytes: number };
+  };
   readonly tmux: { readonly socket: string };
   readonly harnesses: Readonly<Record<string, HarnessConfig>>;
   readonly defaults: { readonly harness: string; readonly cwd: string };
@@ -92,6 +98,8 @@ export interface Config {
     /** Modes an "Allow always" click may switch to; never bypassPermissions (docs/security.md). */
     readonly alwaysModes: readonly string[];
   };
+  /** What agents may do to each other (docs/design.md §20). */
+  readonly agents: { readonly maxMessagesPerMinute: number };
   readonly http: { readonly host: string; readonly port: number };
   /** "" = the TCP control-plane listener is off; otherwise `host:port`. */
   readonly api: { readonly listen: string };

@@ -10,6 +10,8 @@ export type Origin =
   /** the-loop itself: the boot directive and brief a session starts with. */
   | { readonly surface: 'system'; readonly actor: 'the-loop' }
   | { readonly surface: 'cli'; readonly actor: string }
+  /** Another session's agent (docs/design.md §20); `actor` is the sending session. */
+  | { readonly surface: 'agent'; readonly actor: string }
   | { readonly surface: 'slack'; readonly actor: string; readonly channel: string }
   | { readonly surface: 'github'; readonly actor: string; readonly workItem: string };
 
@@ -49,6 +51,8 @@ function originParts(origin: Origin): string[] {
       return ['the-loop'];
     case 'cli':
       return ['cli', actor];
+    case 'agent':
+      return [`agent:${actor}`];
     case 'slack':
       return ['slack', `@${actor} in #${headerPart(origin.channel)}`];
     case 'github':

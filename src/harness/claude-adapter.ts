@@ -4,6 +4,7 @@ import { ensurePrivateDir } from '../state/ensure-private-dir.js';
 import { writeFileAtomic } from '../state/write-file-atomic.js';
 import type { HarnessAdapter, LaunchContext } from './harness-adapter.js';
 import { claudeHookTable, claudeHooksVersion, claudeSettings } from './claude-settings.js';
+import { allowMcpTools, claudeMcpConfig } from './claude-mcp.js';
 import { readClaudeScreen } from './claude-screen.js';
 
 /**
@@ -25,9 +26,17 @@ export function createClaudeAdapter(
     kind: 'claude',
     async plan(context: LaunchContext) {
       const settingsPath = path.join(context.harnessDir, `${context.tmuxName}.settings.json`);
+      const settings = claudeSettings(context.loopCommand, hooks);
+      // the-loop's MCP server (docs/design.md §20), unless `harnesses.<name>.mcp: false`.
+      const mcp = context.harness.mcp !== false;
+      const mcpPath = path.join(context.harnessDir, `${context.tmuxName}.mcp.json`);
+      if (mcp) {
+        const loopBin = context.loopCommand.at(-1) ?? 'the-loop';
+        await writeFileAtomic(mcpPath, `${JSON.stringify(claudeMcpConfig(loopBin), null, 2)}\n`);
+      }
       await writeFileAtomic(
         settingsPath,
-        `${JSON.stringify(claudeSettings(context.loopCommand, hooks), null, 2)}\n`,
+        `${JSON.stringify(mcp ? allowMcpTools(settings) : settings, null, 2)}\n`,
       );
       const filesDir =
         options.filesRoot === undefined
@@ -43,6 +52,8 @@ export function createClaudeAdapter(
           ...context.harness.args,
           ...context.args,
           ...(resuming ? ['--resume', conversationId] : ['--session-id', conversationId]),
+          // Claude Code's --mcp-config takes several values: a flag must follow it.
+          ...(mcp ? ['--mcp-config', mcpPath] : []),
           '--settings',
           settingsPath,
           ...(filesDir === undefined ? [] : ['--add-dir', filesDir]),

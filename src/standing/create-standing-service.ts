@@ -1,6 +1,7 @@
 import type { Config } from '../config/types.js';
 import type { DeliveryCore } from '../delivery/create-delivery-core.js';
 import { firstAnswer, type SayAnswer } from '../delivery/first-answer.js';
+import type { Origin } from '../delivery/frame-message.js';
 import { createKeyedQueue, type KeyedQueue } from '../concurrency/keyed-queue.js';
 import { LoopError, asLoopError } from '../errors.js';
 import { bootPrompt, standingBootDirective } from '../harness/boot-directive.js';
@@ -74,7 +75,8 @@ export interface StandingService {
     name: string,
     text: string,
     actor: string,
-    options?: { readonly signal?: AbortSignal },
+    /** `origin` defaults to the CLI's, `[cli · <actor>]`. */
+    options?: { readonly signal?: AbortSignal; readonly origin?: Origin },
   ): Promise<SayAnswer>;
   create(input: CreateInput): Promise<{ session: StandingView; outcome?: StartOutcome }>;
   delete(name: string): Promise<void>;
@@ -288,7 +290,7 @@ export function createStandingService(options: StandingServiceOptions): Standing
         {
           ref: standingRef(name),
           text,
-          origin: { surface: 'cli', actor },
+          origin: sayOptions.origin ?? { surface: 'cli', actor },
           ...(sayOptions.signal ? { signal: sayOptions.signal } : {}),
         },
         { answerWithinMs: sayAnswerWithinMs },

@@ -164,9 +164,17 @@ export function createWorkItemService(
       const listing = await driver.listSessions();
       return (await service.records()).map((record) => {
         const tmux = paneInfoFor(listing, workItemTarget(record.item), owner);
+        const shown = shownStatus(record, tmux);
         return {
           ref: record.ref,
-          ...shownStatus(record, tmux),
+          ...shown,
+          // As a standing session's (DESIGN §13): null when it is not running.
+          agentState:
+            shown.status === 'running'
+              ? (options.readiness.state(workItemTarget(record.item)) ?? 'idle')
+              : shown.status === 'exited'
+                ? 'exited'
+                : null,
           tmux: tmux.state,
           instance: record.instance,
           startedBy: record.startedBy,

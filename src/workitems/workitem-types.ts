@@ -1,3 +1,4 @@
+import type { AgentState } from '../delivery/agent-state.js';
 import type { WorkItemRef } from '../refs.js';
 import type { SessionStatus } from '../sessions/session-status.js';
 import type { PaneState } from '../tmux/tmux-driver.js';
@@ -28,6 +29,8 @@ export interface WorkItemView {
   readonly ref: string;
   readonly status: SessionStatus;
   readonly exitStatus?: number;
+  /** DESIGN §13; null when the session is not running. */
+  readonly agentState: AgentState | null;
   readonly tmux: PaneState;
   readonly instance: string;
   readonly startedBy: string;

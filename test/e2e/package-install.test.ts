@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempDir, type TempDir } from '../helpers/fs-fixtures.js';
+import { createServeFixture, shellHarness } from '../helpers/run-serve.js';
 
 const run = promisify(execFile);
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -26,6 +27,7 @@ let tarball: string;
 let packed: string[];
 let installed: string;
 let elsewhere: string;
+let consumer: string;
 
 /**
  * The package as a user gets it (DESIGN §16): `npm pack`, then `npm install -g` into a prefix of
@@ -54,7 +56,19 @@ beforeAll(async () => {
   installed = path.join(prefix, 'bin', 'the-loop');
   elsewhere = path.join(dir.path, 'somewhere', 'else');
   await mkdir(elsewhere, { recursive: true });
-}, 300_000);
+  // A package of someone else's that depends on the tarball, as a script using the SDK would.
+  consumer = path.join(dir.path, 'consumer');
+  await mkdir(consumer);
+  await writeFile(
+    path.join(consumer, 'package.json'),
+    JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }),
+  );
+  await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], {
+    cwd: consumer,
+    env: cleanEnv(),
+    timeout: 240_000,
+  });
+}, 540_000);
 
 afterAll(async () => {
   await dir?.remove();
@@ -111,5 +125,112 @@ describe('the packed package', () => {
     const report = JSON.parse(stdout) as { checks: { id: string; status: string }[] };
     expect(report.checks.find((check) => check.id === 'node')?.status).toBe('ok');
     expect(report.checks.find((check) => check.id === 'config')?.status).toBe('ok');
+  });
+});
+
+describe('the SDK from the installed package (docs/sdk.md)', () => {
+  it("`import { connect } from 'the-loop'` drives a real serve from a package of its own", async () => {
+    const serve = await createServeFixture(() => ({
+      ...shellHarness(),
+      standing: { autoStart: true, allowedRoots: ['work'], sessions: [] },
+    }));
+    try {
+      await serve.start();
+      await writeFile(
+        path.join(consumer, 'drive.mjs'),
+        [
+          "import { connect, LoopError } from 'the-loop';",
+          'const loop = await connect({ config: process.argv[2] });',
+          "const created = await loop.standing.create({ name: 'from-pkg', start: false });",
+          'const names = (await loop.standing.list()).map((session) => session.name);',
+          'let refused;',
+          "try { await loop.standing.get('nobody'); } catch (error) {",
+          '  refused = { loopError: error instanceof LoopError, code: error.code };',
+          '}',
+          'const events = loop.events({ since: 0 })[Symbol.asyncIterator]();',
+          'const first = await events.next();',
+          'await events.return();',
+          'const instance = await loop.instance();',
+          'console.log(JSON.stringify({ created: created.name, names, refused,',
+          '  firstEvent: first.value.event, scope: instance.scope.mode }));',
+        ].join('\n'),
+      );
+      const { stdout } = await run(process.execPath, ['drive.mjs', serve.configPath], {
+        cwd: consumer,
+        env: cleanEnv(),
+      });
+      expect(JSON.parse(stdout)).toEqual({
+        created: 'from-pkg',
+        names: ['from-pkg'],
+        refused: { loopError: true, code: 'session_unknown' },
+        firstEvent: 'serve.started',
+        scope: 'open',
+      });
+    } finally {
+      await serve.dispose();
+    }
+  });
+
+  it('ships the types: a TypeScript file importing it type-checks, and a wrong call does not', async () => {
+    await writeFile(
+      path.join(consumer, 'check.ts'),
+      [
+        "import { connect, LoopError, type Loop, type LoopEvent, type StandingView } from 'the-loop';",
+        "const loop: Loop = await connect({ socket: '/nowhere.sock' });",
+        'const sessions: StandingView[] = await loop.standing.list();',
+        "const outcome: 'delivered' | 'queued' | 'held' | 'unconfirmed' =",
+        "  (await loop.standing.say('a', 'b')).outcome;",
+        'for await (const event of loop.events({ since: 1 })) {',
+        '  const seen: LoopEvent = event;',
+        '  const id: number = seen.id;',
+        '  void id;',
+        '  break;',
+        '}',
+        "const code: string = new LoopError('not_found', 'x').code;",
+        '// @ts-expect-error: the SDK has no such call',
+        'await loop.standing.explode();',
+        '// @ts-expect-error: say takes text',
+        "await loop.standing.say('a');",
+        'void sessions; void outcome; void code;',
+        'export {};',
+      ].join('\n'),
+    );
+    await writeFile(
+      path.join(consumer, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          types: ['node'],
+          typeRoots: [path.join(repoRoot, 'node_modules', '@types')],
+        },
+        files: ['check.ts'],
+      }),
+    );
+    const tsc = path.join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
+    const checked = await run(process.execPath, [tsc, '-p', 'tsconfig.json'], {
+      cwd: consumer,
+    }).then(
+      () => ({ code: 0, stdout: '' }),
+      (error: unknown) => error as { code: number; stdout: string },
+    );
+    expect(checked.stdout).toBe('');
+    expect(checked.code).toBe(0);
+
+    // And the check can fail: a wrong type is an error.
+    await writeFile(
+      path.join(consumer, 'check.ts'),
+      "import { connect } from 'the-loop';\nconst n: number = await connect();\nvoid n;\nexport {};\n",
+    );
+    const wrong = await run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: consumer }).then(
+      () => ({ code: 0, stdout: '' }),
+      (error: unknown) => error as { code: number; stdout: string },
+    );
+    expect(wrong.code).not.toBe(0);
+    expect(wrong.stdout).toContain("Type 'Loop' is not assignable to type 'number'");
   });
 });

@@ -19,7 +19,7 @@ const BOOLEAN_FLAGS = new Set([
 ]);
 
 /**
- * @typedef {{ sessionId?: string, resume?: string, settings?: string, prompt?: string }} AgentArgs
+ * @typedef {{ sessionId?: string, resume?: string, settings?: string, mcpConfig?: string, prompt?: string }} AgentArgs
  * @typedef {{ ok: true, args: AgentArgs } | { ok: false, message: string }} ParsedArgs
  */
 
@@ -54,6 +54,8 @@ export function parseAgentArgs(argv) {
     if (name === '--session-id') args.sessionId = value;
     else if (name === '--resume' || name === '-r') args.resume = value;
     else if (name === '--settings') args.settings = value;
+    // Claude Code's takes several configs; the-loop passes one file, before another flag.
+    else if (name === '--mcp-config') args.mcpConfig = value;
   }
   if (args.sessionId !== undefined && args.resume !== undefined) {
     return { ok: false, message: 'error: use either --session-id or --resume, not both' };

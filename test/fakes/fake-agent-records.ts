@@ -46,6 +46,8 @@ export type EventRecord = EventBase &
     | { event: 'exit'; code: number; reason: string }
     | { event: 'refused'; message: string; code: number }
     | { event: 'trust_dialog' | 'permission_dialog' }
+    /** The servers of `--mcp-config`, as the file named them. */
+    | { event: 'mcp_config'; path: string; servers: Record<string, unknown> }
     | {
         event: 'trust_dialog_key' | 'permission_dialog_key';
         bytes: number;

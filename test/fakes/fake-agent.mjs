@@ -95,6 +95,7 @@ const parsed = parseAgentArgs(process.argv.slice(2));
 if (!parsed.ok) refuse(parsed.message, 2);
 const args = parsed.args;
 const hookSettings = readHookSettings(args.settings);
+readMcpConfig(args.mcpConfig);
 const opened = openConversation(path.join(home, 'conversations'), args, {
   newId: randomUUID,
   cwd,
@@ -362,6 +363,28 @@ function readHookSettings(value) {
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     return refuse(`Error: invalid --settings ${value}: ${reason}`, 1);
+  }
+}
+
+/**
+ * `--mcp-config` names a file (or inline JSON) of `{"mcpServers": {...}}`, as Claude's does: a
+ * config that does not parse stops the agent, and the servers it names are recorded (the fake
+ * starts none of them).
+ *
+ * @param {string | undefined} value
+ */
+function readMcpConfig(value) {
+  if (value === undefined) return;
+  try {
+    const text = value.trimStart().startsWith('{') ? value : readFileSync(value, 'utf8');
+    /** @type {unknown} */
+    const config = JSON.parse(text);
+    const servers = isRecord(config) ? config.mcpServers : undefined;
+    if (!isRecord(servers)) throw new Error('expected an object with an object "mcpServers"');
+    recordEvent('mcp_config', { path: value, servers });
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    refuse(`Error: invalid --mcp-config ${value}: ${reason}`, 1);
   }
 }
 

@@ -1,6 +1,6 @@
 /**
- * `npm run test:real [-- --report FILE]`: the real-client tier (DESIGN §11). Installs the pinned
- * Claude Code into the cache first (the network is still there), then runs vitest on
+ * `npm run test:real [-- --report FILE] [FILTER…]`: the real-client tier (DESIGN §11). Installs the
+ * pinned Claude Code into the cache first (the network is still there), then runs vitest on
  * vitest.real.config.ts — inside a network namespace with only loopback when it can (root and
  * `unshare -n`), otherwise with Claude Code's own switches only. Where the tier cannot run, every
  * test is reported skipped with the reason, never passed. The JSON report has vitest's shape, so
@@ -42,6 +42,10 @@ const vitest = [
   '--reporter=default',
   '--reporter=json',
   `--outputFile.json=${report}`,
+  // `npm run test:real -- mcp-claude` runs only the files that match, as vitest's own filter.
+  ...process.argv
+    .slice(2)
+    .filter((arg, index, all) => arg !== '--report' && all[index - 1] !== '--report'),
 ];
 const env: NodeJS.ProcessEnv = { ...process.env };
 let argv: string[];

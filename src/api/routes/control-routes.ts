@@ -1,4 +1,7 @@
+import { createAgentSay } from '../../agents/create-agent-say.js';
+import { createMessageLimiter } from '../../agents/message-window.js';
 import type { Config } from '../../config/types.js';
+import type { EventLog } from '../../state/event-log.js';
 import type { DeliveryLedger } from '../../delivery/delivery-ledger.js';
 import { createPermissionHook } from '../../permissions/create-permission-hook.js';
 import type { PermissionRegistry } from '../../permissions/create-permission-registry.js';
@@ -39,6 +42,8 @@ export function controlRoutes(
     readonly deliveries: DeliveryLedger;
     readonly permissions: PermissionRegistry;
     readonly services: readonly ServiceState[];
+    /** Where `agent.message` is recorded. */
+    readonly events: Pick<EventLog, 'record'>;
   },
 ): Route[] {
   const { config, standing, workItems, permissions, driver, version, deliveries, services } =
@@ -53,7 +58,15 @@ export function controlRoutes(
       services: () => services,
       version,
     }),
-    ...standingRoutes(standing),
+    ...standingRoutes(standing, {
+      directory,
+      say: createAgentSay({
+        standing,
+        limiter: createMessageLimiter({ limit: () => config.agents.maxMessagesPerMinute }),
+        limit: () => config.agents.maxMessagesPerMinute,
+        events: options.events,
+      }),
+    }),
     ...deliveryRoutes(deliveries),
     ...workItemRoutes({ config, workItems }),
     ...sessionRoutes({

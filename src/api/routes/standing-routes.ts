@@ -1,10 +1,21 @@
+import type { AgentSay } from '../../agents/create-agent-say.js';
 import { LoopError } from '../../errors.js';
+import type { SessionDirectory } from './session-routes.js';
 import type { StandingService } from '../../standing/create-standing-service.js';
 import type { CreateInput } from '../../standing/validate-create.js';
 import type { Route } from '../route.js';
 
+/**
+ * How a `say` carrying a session token is handled (docs/design.md §20): the token names the
+ * sending session, whose agent then speaks, framed `agent:<sender>` and rate-limited.
+ */
+export interface AgentSayRoute {
+  readonly directory: SessionDirectory;
+  readonly say: AgentSay;
+}
+
 /** The standing-session verbs of DESIGN §3.5, each a thin call into the standing service. */
-export function standingRoutes(standing: StandingService): Route[] {
+export function standingRoutes(standing: StandingService, agents?: AgentSayRoute): Route[] {
   const name = (params: Record<string, string>): string => params['name'] ?? '';
   return [
     {
@@ -67,7 +78,8 @@ export function standingRoutes(standing: StandingService): Route[] {
       path: '/api/v1/standing-sessions/{name}/say',
       operationId: 'sayToStandingSession',
       auth: 'operator',
-      handler: async ({ params, body, signal }) => {
+      sessionToken: 'optional',
+      handler: async ({ params, body, signal, sessionToken }) => {
         const input = objectBody(body);
         const unknown = Object.keys(input).filter((key) => key !== 'text' && key !== 'actor');
         if (unknown.length) {
@@ -78,6 +90,17 @@ export function standingRoutes(standing: StandingService): Route[] {
         }
         const text = input['text'];
         if (typeof text !== 'string') throw new LoopError('bad_request', 'send {"text": "..."}');
+        if (sessionToken !== undefined && agents !== undefined) {
+          const sender = await agents.directory.sessionForToken(sessionToken);
+          if (!sender) {
+            throw new LoopError(
+              'forbidden',
+              'this session token belongs to no session of this serve; a session can only speak as itself',
+            );
+          }
+          const said = await agents.say(sender.ref, name(params), text, { signal });
+          return { status: 200, body: said };
+        }
         const actor =
           typeof input['actor'] === 'string' && input['actor'] ? input['actor'] : 'operator';
         return { status: 200, body: await standing.say(name(params), text, actor, { signal }) };

@@ -1,4 +1,3 @@
-import type { PermissionView } from '../../permissions/permission-types.js';
 import type { CommandHandler } from '../command-context.js';
 import { formatColumns } from '../format-columns.js';
 import { LoopError } from '../../errors.js';
@@ -14,7 +13,7 @@ export const runPermissions: CommandHandler = async (context) => {
   const reason = context.stringFlag('reason');
   if (verb === undefined) {
     if (reason !== undefined) return context.usageError('--reason goes with `deny ID`');
-    const open = await context.api<PermissionView[]>('GET', '/api/v1/permissions');
+    const open = await (await context.loop()).permissions.list();
     if (context.json) context.printJson(open);
     else if (open.length === 0) context.print('no open permission requests');
     else {
@@ -53,11 +52,12 @@ export const runPermissions: CommandHandler = async (context) => {
   if (reason !== undefined && verb !== 'deny') {
     return context.usageError('--reason goes with `deny ID`');
   }
-  const result = await context.api<{ id: string; outcome: string }>(
-    'POST',
-    `/api/v1/permissions/${encodeURIComponent(id)}/${verb}`,
-    { actor: context.io.env['USER'] || 'operator', ...(reason === undefined ? {} : { reason }) },
-  );
+  const { permissions } = await context.loop();
+  const actor = context.io.env['USER'] || 'operator';
+  const result =
+    verb === 'deny'
+      ? await permissions.deny(id, { actor, ...(reason === undefined ? {} : { reason }) })
+      : await (verb === 'allow' ? permissions.allow : permissions.allowAlways)(id, { actor });
   if (context.json) context.printJson(result);
   else context.print(`${result.id}: ${result.outcome}`);
   return 0;

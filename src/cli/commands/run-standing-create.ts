@@ -1,5 +1,4 @@
 import path from 'node:path';
-import type { StandingView } from '../../standing/standing-types.js';
 import type { CommandHandler } from '../command-context.js';
 import { readLocalFile } from '../read-local-file.js';
 
@@ -16,7 +15,7 @@ export const runStandingCreate: CommandHandler = async (context) => {
   }
   const cwd = context.stringFlag('cwd');
   const body = {
-    name: context.args['name'],
+    name: context.args['name'] ?? '',
     ...optional('harness', context.stringFlag('harness')),
     ...optional('cwd', cwd === undefined ? undefined : path.resolve(context.io.cwd, cwd)),
     ...optional(
@@ -30,17 +29,11 @@ export const runStandingCreate: CommandHandler = async (context) => {
     ...(context.hasFlag('no-start') ? { start: false } : {}),
     ...(context.hasFlag('no-auto-start') ? { autoStart: false } : {}),
   };
-  const created = await context.api<StandingView | { session: StandingView }>(
-    'POST',
-    '/api/v1/standing-sessions',
-    body,
-  );
+  const session = await (await context.loop()).standing.create(body);
   if (context.json) {
-    context.printJson(created);
+    context.printJson(session);
     return 0;
   }
-  // The session itself (the pinned API) or wrapped with its start outcome (an older serve).
-  const session = 'session' in created ? created.session : created;
   const state = session.status === 'running' ? 'running' : 'not started';
   context.print(
     `created ${session.name}: ${state} (harness ${session.harness}, cwd ${session.cwd})`,

@@ -3,7 +3,6 @@ import { chooseTextSource } from '../choose-text-source.js';
 import type { CommandHandler } from '../command-context.js';
 import { isInteractive } from '../is-interactive.js';
 import { readInputText } from '../read-input-text.js';
-import { sessionPath } from '../session-path.js';
 
 /** `the-loop standing say NAME [TEXT | -]`: through the delivery core, framed as `[cli · $USER]`. */
 export const runStandingSay: CommandHandler = async (context) => {
@@ -15,10 +14,7 @@ export const runStandingSay: CommandHandler = async (context) => {
   if (source.kind === 'usage-error') return context.usageError(source.message);
   const text = await readInputText(source, context.io);
   const actor = context.io.env['USER'] || 'operator';
-  const result = await context.api<SayAnswer>('POST', sessionPath(name, 'say'), {
-    text,
-    actor,
-  });
+  const result = await (await context.loop()).standing.say(name, text, { actor });
   if (context.json) context.printJson(result);
   else context.print(sayLine(name, result));
   return 0;

@@ -3,14 +3,13 @@ import type { StandingView } from '../../standing/standing-types.js';
 import type { CommandContext, CommandHandler } from '../command-context.js';
 import { formatStandingList } from '../format-standing-list.js';
 import { formatStandingView } from '../format-standing-view.js';
-import { sessionPath } from '../session-path.js';
 
 /**
  * The small `the-loop standing` verbs, each a call or two to serve's API (`create` and `say` read
  * input and have files of their own).
  */
 const listSessions = async (context: CommandContext): Promise<StandingView[]> =>
-  (await context.api<{ sessions: StandingView[] }>('GET', '/api/v1/standing-sessions')).sessions;
+  (await context.loop()).standing.list();
 
 interface VerbResult {
   readonly name: string;
@@ -30,17 +29,16 @@ async function applyVerb(
 ): Promise<number> {
   const results: VerbResult[] = [];
   for (const name of names) {
-    const result = await context
-      .api<{ outcome: string; session: StandingView }>('POST', sessionPath(name, verb))
-      .then(
-        (answer): VerbResult => ({ name, outcome: answer.outcome }),
-        (thrown: unknown): VerbResult => {
-          const error = asLoopError(thrown);
-          // With serve gone every other session would fail the same way: say it once.
-          if (error.code === 'serve_not_running') throw error;
-          return { name, error: { code: error.code, message: error.message } };
-        },
-      );
+    const loop = await context.loop();
+    const result = await loop.standing[verb](name).then(
+      (answer): VerbResult => ({ name, outcome: answer.outcome }),
+      (thrown: unknown): VerbResult => {
+        const error = asLoopError(thrown);
+        // With serve gone every other session would fail the same way: say it once.
+        if (error.code === 'serve_not_running') throw error;
+        return { name, error: { code: error.code, message: error.message } };
+      },
+    );
     results.push(result);
     if (context.json) continue;
     if (result.error) context.io.stderr.write(`${name}: error: ${result.error.message}\n`);
@@ -74,7 +72,7 @@ export const runStandingList: CommandHandler = async (context) => {
 
 /** `the-loop standing get NAME`. */
 export const runStandingGet: CommandHandler = async (context) => {
-  const session = await context.api<StandingView>('GET', sessionPath(context.args['name']));
+  const session = await (await context.loop()).standing.get(context.args['name'] ?? '');
   if (context.json) context.printJson(session);
   else context.print(formatStandingView(session, (await context.loadConfig()).tmux.socket));
   return 0;
@@ -82,7 +80,7 @@ export const runStandingGet: CommandHandler = async (context) => {
 
 /** `the-loop standing delete NAME`. */
 export const runStandingDelete: CommandHandler = async (context) => {
-  const answer = await context.api<unknown>('DELETE', sessionPath(context.args['name']));
+  const answer = await (await context.loop()).standing.delete(context.args['name'] ?? '');
   if (context.json) context.printJson(answer);
   else context.print(`deleted ${context.args['name'] ?? ''}`);
   return 0;

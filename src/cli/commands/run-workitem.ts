@@ -1,13 +1,9 @@
-import type { WorkItemView } from '../../workitems/workitem-types.js';
 import type { CommandHandler } from '../command-context.js';
 import { formatColumns } from '../format-columns.js';
 
 /** `the-loop workitem list`: this instance's work-item sessions. */
 export const runWorkItemList: CommandHandler = async (context) => {
-  const { workItems } = await context.api<{ workItems: WorkItemView[] }>(
-    'GET',
-    '/api/v1/work-items',
-  );
+  const workItems = await (await context.loop()).workItems.list();
   if (context.json) context.printJson(workItems);
   else if (workItems.length === 0) context.print('no work-item sessions');
   else {
@@ -31,9 +27,7 @@ export const runWorkItemList: CommandHandler = async (context) => {
 const workItemVerb =
   (verb: 'start' | 'stop'): CommandHandler =>
   async (context) => {
-    const result = await context.api<{ outcome: string }>('POST', `/api/v1/work-items/${verb}`, {
-      ref: context.args['ref'],
-    });
+    const result = await (await context.loop()).workItems[verb](context.args['ref'] ?? '');
     if (context.json) context.printJson(result);
     else context.print(`${context.args['ref'] ?? ''}: ${result.outcome}`);
     return 0;

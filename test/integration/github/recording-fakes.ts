@@ -61,6 +61,7 @@ export function recordingWorkItems(options: { instance: string; running?: WorkIt
       return [...records.values()].map((entry) => ({
         ref: entry.ref,
         status: entry.status,
+        agentState: entry.status === 'running' ? 'idle' : null,
         tmux: entry.status === 'running' ? 'live' : 'absent',
         instance: entry.instance,
         startedBy: entry.startedBy,

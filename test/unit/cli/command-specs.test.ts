@@ -25,6 +25,7 @@ describe('the command table', () => {
         'standing say',
         'post',
         'hook',
+        'mcp',
         'config check',
         'manifest',
         'workitem list',

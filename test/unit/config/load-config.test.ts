@@ -68,6 +68,8 @@ describe('loadConfig', () => {
       { repo: 'octo/repo', path: path.join(fixtures, '../repo') },
     ]);
     expect(config.api.listen).toBe('127.0.0.1:8790');
+    expect(config.agents.maxMessagesPerMinute).toBe(5);
+    expect(config.harnesses['codex']?.mcp).toBe(true);
   });
 
   it('takes a relative path from `cwd` and `~/` from the HOME it is given', async () => {

@@ -337,7 +337,7 @@ describe('resolveConfig defaults', () => {
       configPath,
       instance: { name: '', scope: { mode: 'open', workItems: [] } },
       instanceWarnings: [],
-      state: { root: '/etc/the-loop/state' },
+      state: { root: '/etc/the-loop/state', eventLog: { maxBytes: 67_108_864 } },
       tmux: { socket: '' },
       harnesses: {
         claude: {
@@ -383,6 +383,7 @@ describe('resolveConfig defaults', () => {
         poll: { enabled: false, intervalSeconds: 30 },
       },
       permissions: { timeoutSeconds: 600, alwaysModes: [] },
+      agents: { maxMessagesPerMinute: 20 },
       http: { host: '127.0.0.1', port: 3000 },
       api: { listen: '' },
     };

@@ -19,7 +19,7 @@ const everyKey: DeepRequired<Config> = {
   configPath: '/etc/the-loop/config.yaml',
   instance: { name: 'laptop-b', scope: { mode: 'addressed', workItems: ['github:octo/repo#1'] } },
   instanceWarnings: [],
-  state: { root: '/var/lib/the-loop' },
+  state: { root: '/var/lib/the-loop', eventLog: { maxBytes: 1_048_576 } },
   tmux: { socket: 'loop' },
   harnesses: {
     codex: {
@@ -28,6 +28,7 @@ const everyKey: DeepRequired<Config> = {
       args: [],
       agent: true,
       interruptKey: 'C-c',
+      mcp: true,
       readyPattern: '^> ',
     },
   },
@@ -70,6 +71,7 @@ const everyKey: DeepRequired<Config> = {
     poll: { enabled: false, intervalSeconds: 30 },
   },
   permissions: { timeoutSeconds: 600, alwaysModes: [] },
+  agents: { maxMessagesPerMinute: 20 },
   http: { host: '127.0.0.1', port: 3000 },
   api: { listen: '' },
 };

@@ -10,6 +10,8 @@ const claude = {
   args: ['--model', 'x'],
   agent: true,
   interruptKey: 'Escape',
+  // The MCP server's file and flag have their own test (claude-mcp.test.ts).
+  mcp: false,
 } as const;
 
 describe('claude adapter', () => {
