@@ -17,7 +17,11 @@ export interface BenchOptions {
   readonly scaleSessions: number;
   readonly scaleBindings: number;
   readonly listIterations: number;
-  /** BENCH_ONLY=hooks,floor: run only these scenarios (all when unset). */
+  /** The soak (BENCH_ONLY=soak only): BENCH_SOAK_MINUTES, default 30; 20 sessions; 4 msgs/s. */
+  readonly soakMinutes: number;
+  readonly soakSessions: number;
+  readonly soakRate: number;
+  /** BENCH_ONLY=hooks,floor: run only these scenarios (all when unset; the soak only when named). */
   readonly only?: ReadonlySet<string>;
 }
 
@@ -55,6 +59,9 @@ export function benchOptions(env: NodeJS.ProcessEnv): BenchOptions {
     iterations: whole(env, 'BENCH_ITERATIONS', sizes.iterations, 1),
     burstRate: whole(env, 'BENCH_BURST_RATE', 0, 0),
     webhookConcurrency: 16,
+    soakMinutes: whole(env, 'BENCH_SOAK_MINUTES', 30, 1),
+    soakSessions: 20,
+    soakRate: 4,
     ...onlyScenarios(env['BENCH_ONLY']),
   };
 }
@@ -70,6 +77,7 @@ export const scenarioNames = [
   'scale',
   'hooks',
   'real',
+  'soak',
 ] as const;
 
 function onlyScenarios(text: string | undefined): { only?: ReadonlySet<string> } {

@@ -6,7 +6,8 @@
  * ONE JSON line with every figure and each target's verdict. Targets are ratios to the floor where
  * they can be, because shared machines are noisy.
  *
- * Env: BENCH_QUICK=1 (smoke-test sizes), BENCH_SKIP_BUILD=1 (use dist/ as it is),
+ * Env: BENCH_QUICK=1 (smoke-test sizes), BENCH_SKIP_BUILD=1 (use dist/ as it is), BENCH_ONLY=soak
+ * (the half-hour soak, run only when named; BENCH_SOAK_MINUTES shortens it),
  * BENCH_ONLY=hooks,floor (only these scenarios; the others' figures are null, their targets left out),
  * BENCH_ITERATIONS, BENCH_BURST_RATE (msgs/s, 0 = all at once), BENCH_SERVE_NODE_ARGS (profiling:
  * serve then runs as `node <args> bin/the-loop`, without the V8 flags of bin/the-loop's shebang).
@@ -25,6 +26,7 @@ import { existsSync } from 'node:fs';
 import { claudeCodeBinary } from '../test/real/claude-code-install.js';
 import { repoPath } from './repo-path.js';
 import { measureScale } from './scale.js';
+import { measureSoak } from './soak.js';
 import { formatReport, judgeTargets, summarize, targetSpecs } from './summarize.js';
 import { measureWebhook } from './webhook.js';
 
@@ -168,6 +170,18 @@ const realAgent =
         }),
       )
     : undefined;
+// Half an hour long, so it runs only when asked for: BENCH_ONLY=soak (docs/design.md §18 Growth).
+const soak =
+  ready && options.only?.has('soak') === true
+    ? await scenario('soak', (cleanup) =>
+        measureSoak({
+          minutes: options.soakMinutes,
+          sessions: options.soakSessions,
+          ratePerSecond: options.soakRate,
+          cleanup,
+        }),
+      )
+    : undefined;
 
 const figures = summarize({
   quick: options.quick,
@@ -189,8 +203,15 @@ const specs = options.only
   : targetSpecs.filter((spec) => realWanted || !spec.figure.startsWith('real_'));
 const targets = judgeTargets(figures, specs);
 process.stdout.write(`${formatReport(figures, targets, specs)}\n`);
+if (soak) process.stdout.write(`${soak.report}\n`);
 const failed = Object.keys(errors).length > 0;
 process.stdout.write(
-  `${JSON.stringify({ bench: 'the-loop', ...figures, targets, ...(failed ? { errors } : {}) })}\n`,
+  `${JSON.stringify({
+    bench: 'the-loop',
+    ...figures,
+    targets,
+    ...(soak ? { soak: { ...soak, report: undefined } } : {}),
+    ...(failed ? { errors } : {}),
+  })}\n`,
 );
 process.exitCode = failed ? 1 : 0;

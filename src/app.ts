@@ -181,7 +181,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     async start() {
       await server.start();
       await pruner.start();
-      await files.sweep();
+      await files.start();
       for (const part of listening) await part.start();
       events.record('serve.started', { instance: config.instance.name, pid: process.pid });
       // Sessions that ended while serve was away are recorded before anything is typed.
@@ -193,6 +193,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     },
     async stop() {
       pruner.stop();
+      files.stop();
       exitWatcher.stop();
       terminalAnswers.stop();
       // Each waiting hook answers "no decision" (Claude Code keeps its dialog), and the surfaces

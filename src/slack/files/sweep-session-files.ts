@@ -6,14 +6,20 @@ import { filesRoot, sessionFilesDir } from './session-files-dir.js';
 /** Files people sent are kept a week (DESIGN §17). */
 export const sessionFilesMaxAgeMs = 7 * 24 * 60 * 60 * 1000;
 
+/** A download is cut off after 120 s; a `.part` file untouched this long belongs to none. */
+export const partialFileMaxAgeMs = 10 * 60 * 1000;
+
 /**
- * Removes files older than `maxAgeMs` from every session's files folder (run at serve start);
- * the folders stay, since a running agent was given them. Returns how many files went.
+ * Removes files older than `maxAgeMs` from every session's files folder, and the `.part` files a
+ * download killed midway left behind (those older than `partMaxAgeMs`: at serve start every one,
+ * while serving only those no download can still be writing). The folders stay, since a running
+ * agent was given them. Returns how many files went (docs/design.md §18 Files folder).
  */
 export async function sweepSessionFiles(
   stateRoot: string,
   now: number,
   maxAgeMs = sessionFilesMaxAgeMs,
+  partMaxAgeMs = partialFileMaxAgeMs,
 ): Promise<number> {
   const root = filesRoot(stateRoot);
   let removed = 0;
@@ -22,9 +28,20 @@ export async function sweepSessionFiles(
     for (const name of await entries(dir)) {
       const file = path.join(dir, name);
       const info = await stat(file).catch(() => undefined);
-      if (info?.isFile() && now - info.mtimeMs > maxAgeMs) {
-        await unlink(file);
-        removed += 1;
+      const age = now - (info?.mtimeMs ?? now);
+      const stale = name.endsWith('.part')
+        ? partMaxAgeMs <= 0 || age > Math.min(partMaxAgeMs, maxAgeMs)
+        : age > maxAgeMs;
+      if (info?.isFile() && stale) {
+        const gone = await unlink(file).then(
+          () => true,
+          (error: unknown) => {
+            // Removed in between (a session deleted, a download finishing): nothing to count.
+            if (errnoCode(error) === 'ENOENT') return false;
+            throw error;
+          },
+        );
+        if (gone) removed += 1;
       }
     }
   }
