@@ -88,6 +88,7 @@ export function resolveConfig(
     permissions: value.permissions,
     http: value.http,
     api: value.api,
+    dashboard: value.dashboard,
   };
   if (issues.length > 0) throw new ConfigError(configPath, issues);
   return deepFreeze(config);
