@@ -66,6 +66,13 @@ export function openStream(
     });
   }
   source.addEventListener('open', onOpen);
+  // A serve without the stream (an older one) or a stream that ended for good: keep the page
+  // current by asking every few seconds instead.
+  let polling: number | undefined;
+  source.addEventListener('error', () => {
+    if (source.readyState !== EventSource.CLOSED || polling !== undefined) return;
+    polling = window.setInterval(onOpen, 2_000);
+  });
   return source;
 }
 

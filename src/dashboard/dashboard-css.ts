@@ -49,8 +49,8 @@ button:hover { border-color: var(--accent); }
 button:focus-visible, a:focus-visible, input:focus-visible, textarea:focus-visible, select:focus-visible,
   summary:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
 button.danger { color: var(--bad); }
-form.stack { display: grid; gap: .4rem; max-width: 36rem; }
-form.stack label { font-weight: 600; }
+.stack { display: grid; gap: .4rem; max-width: 36rem; }
+.stack label { font-weight: 600; }
 input, textarea, select { font: inherit; padding: .3rem; color: var(--fg); background: var(--bg);
   border: 1px solid var(--line); border-radius: .3rem; }
 textarea { min-height: 4rem; }

@@ -49,7 +49,9 @@ export function openDashboard(options: {
 }): Dashboard {
   const { config, logger } = options;
   const listen = dashboardListen(config.dashboard.listen);
-  const signIn = createSignInStore();
+  // THE_LOOP_DASHBOARD_CODE_TTL_MS can only shorten the 2 minutes (docs/dashboard.md).
+  const ttl = Number(options.env['THE_LOOP_DASHBOARD_CODE_TTL_MS']);
+  const signIn = createSignInStore(Number.isFinite(ttl) && ttl > 0 ? { codeTtlMs: ttl } : {});
   const terminal = createTerminalCache({
     capture: async (ref) => options.capture((await options.resolve(ref)).tmuxName),
     maxAgeMs: 400,

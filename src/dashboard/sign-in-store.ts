@@ -21,9 +21,15 @@ export const codeTtlMs = 2 * 60 * 1000;
 export const sessionTtlMs = 12 * 60 * 60 * 1000;
 
 export function createSignInStore(
-  options: { readonly now?: () => number; readonly random?: (bytes: number) => string } = {},
+  options: {
+    readonly now?: () => number;
+    readonly random?: (bytes: number) => string;
+    /** Shorter than 2 minutes only (tests of an expired code); never longer. */
+    readonly codeTtlMs?: number;
+  } = {},
 ): SignInStore {
   const now = options.now ?? Date.now;
+  const ttlMs = Math.min(options.codeTtlMs ?? codeTtlMs, codeTtlMs);
   const random = options.random ?? ((bytes: number) => randomBytes(bytes).toString('base64url'));
   const codes = new Map<string, number>();
   const sessions = new Map<string, number>();
@@ -37,7 +43,7 @@ export function createSignInStore(
     issueCode() {
       prune(codes);
       const code = random(24);
-      const expiresAt = now() + codeTtlMs;
+      const expiresAt = now() + ttlMs;
       codes.set(digest(code), expiresAt);
       return { code, expiresAt };
     },
