@@ -29,6 +29,7 @@ import { filesRoot } from './slack/files/session-files-dir.js';
 import { sessionFilesKeeper } from './slack/files/session-files-keeper.js';
 import { loadSlackSurface } from './slack/load-slack-surface.js';
 import { autoStartAll } from './standing/auto-start-all.js';
+import { eventStreamRoute } from './stream/event-stream-route.js';
 import {
   createStandingService,
   type StandingObserver,
@@ -52,7 +53,11 @@ const stopGraceMs = 5_000;
 /** The composition root of `the-loop serve`: builds every part once and wires them together. */
 export async function createApp(options: AppOptions): Promise<App> {
   const { config, env, logger } = options;
-  const { paths, owner, events } = await openState(config.state.root, logger);
+  const { paths, owner, events } = await openState(
+    config.state.root,
+    logger,
+    config.state.eventLog,
+  );
   const { socket } = config.tmux;
   const tmux = openTmux({ socket, env, owner, scratchDir: paths.tmuxScratch, logger });
   const { driver } = tmux;
@@ -146,6 +151,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     workItems: async () => ({ views: await workItems.list(), records: await workItems.records() }),
     agentState: (tmuxName) => readiness.state(tmuxName),
     capture: captureStyled(tmux.runner),
+    lastSeq: () => events.lastWritten(),
     say: (ref, text, signal) => {
       const name = parseStandingRef(ref);
       if (name !== undefined) return standing.say(name, text, 'dashboard', { signal });
@@ -171,6 +177,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       ...(slack.surface ? { progress: slack.surface.progress } : {}),
     }),
     ...dashboard.routes,
+    eventStreamRoute({ feed: events, logger }),
   ];
   const tcp = tcpListenOption(config.api.listen, env['THE_LOOP_API_TOKEN'] ?? '');
   const server = createControlServer({ routes, logger, socketPath: paths.controlSocket, ...tcp });

@@ -46,12 +46,14 @@ export const tcpMaxConnections = 64;
 
 /** The control plane (DESIGN §3.5): HTTP/1.1 JSON on a 0600 unix socket, optionally on TCP. */
 export function createControlServer(options: ControlServerOptions): ControlServer {
+  const closing = new AbortController();
   const shared = {
     routes: options.routes,
     logger: options.logger,
     maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
     newRequestId: options.newRequestId ?? randomUUID,
     now: options.now ?? (() => performance.now()),
+    closing: closing.signal,
   };
   const graceMs = options.stopGraceMs ?? 5_000;
   const logError = (error: Error): void =>
@@ -62,6 +64,7 @@ export function createControlServer(options: ControlServerOptions): ControlServe
   let socketInode: number | undefined;
 
   async function stopListeners(): Promise<void> {
+    closing.abort();
     const servers = [unixServer, tcpServer].filter((server) => server !== undefined);
     await Promise.all(servers.map((server) => closeServer(server, graceMs)));
     if (socketInode !== undefined) await removeOwnSocket(options.socketPath, socketInode);

@@ -6,7 +6,7 @@ import { encodeReply, type EncodedReply, type Reply } from './encode-reply.js';
 import { matchRoute } from './match-route.js';
 import { parseJsonBody } from './parse-json-body.js';
 import { readBody } from './read-body.js';
-import { sessionTokenHeader, type Route } from './route.js';
+import { sessionTokenHeader, type Route, type StreamBody, type StreamSink } from './route.js';
 import { toErrorResponse } from './to-error-response.js';
 
 export interface RequestListenerOptions {
@@ -18,6 +18,8 @@ export interface RequestListenerOptions {
   readonly newRequestId: () => string;
   /** Milliseconds from any fixed origin; only differences are used. */
   readonly now: () => number;
+  /** Aborted when the server stops: streaming responses end at once rather than at the grace. */
+  readonly closing?: AbortSignal;
 }
 
 // How much of an oversized body is read and dropped before the 413, so a client still sending it
@@ -56,10 +58,13 @@ async function answer(
 
   let encoded: EncodedReply;
   try {
-    encoded = encodeReply(
-      await respond(options, request, requestId, logger, gone.signal),
-      requestId,
-    );
+    const reply = await respond(options, request, requestId, logger, gone.signal);
+    if (reply.stream !== undefined && reply.status === 200) {
+      const { closing } = options;
+      await sendStream(reply.stream, response, { requestId, logger, gone: gone.signal, closing });
+      return;
+    }
+    encoded = encodeReply(reply, requestId);
   } catch (thrown) {
     const mapped = toErrorResponse(thrown, requestId);
     // A LoopError is a refusal on purpose (the api.request line records it); a client that hung
@@ -82,7 +87,7 @@ async function respond(
   requestId: string,
   logger: Logger,
   signal: AbortSignal,
-): Promise<Reply> {
+): Promise<Reply & { readonly stream?: StreamBody }> {
   if (options.bearerToken !== undefined) {
     if (!checkBearer(request.headers.authorization, options.bearerToken)) {
       return refuse(
@@ -137,12 +142,68 @@ async function respond(
     match.route.auth === 'session' && typeof token === 'string' ? token : undefined;
   return match.route.handler({
     params: match.params,
+    query: new URL(request.url ?? '/', 'http://control').searchParams,
+    headers: request.headers,
     body,
     ...(sessionToken === undefined ? {} : { sessionToken }),
     requestId,
     signal,
     logger,
   });
+}
+
+/** Sends the headers at once, lets the route write, and ends the response when it is done. */
+async function sendStream(
+  stream: StreamBody,
+  response: ServerResponse,
+  context: {
+    readonly requestId: string;
+    readonly logger: Logger;
+    readonly gone: AbortSignal;
+    readonly closing?: AbortSignal;
+  },
+): Promise<void> {
+  const { requestId, logger, gone, closing } = context;
+  if (response.destroyed) return;
+  // A stream holds its connection to the end; closing it then (rather than keeping it alive for
+  // another request) lets a stopping server finish at once.
+  response.writeHead(200, { 'x-request-id': requestId, ...stream.headers, connection: 'close' });
+  response.flushHeaders();
+  // One signal for both ends, built by hand: the closing signal lives as long as the server, and
+  // every listener added to it here is removed again when this stream ends.
+  const ended = new AbortController();
+  const end = (): void => ended.abort();
+  if (gone.aborted || closing?.aborted === true) end();
+  gone.addEventListener('abort', end, { once: true });
+  closing?.addEventListener('abort', end, { once: true });
+  const sink: StreamSink = {
+    write: (text) => !response.destroyed && response.write(text),
+    buffered: () => response.writableLength,
+    drained: () =>
+      new Promise((resolve) => {
+        if (response.destroyed || !response.writableNeedDrain) {
+          resolve();
+          return;
+        }
+        const done = (): void => {
+          response.off('drain', done);
+          response.off('close', done);
+          resolve();
+        };
+        response.once('drain', done);
+        response.once('close', done);
+      }),
+  };
+  try {
+    await stream.run(sink, ended.signal);
+  } catch (error) {
+    // The headers are gone already: all that is left is to end the stream and say why in the log.
+    logger.error({ err: error }, 'api stream failed');
+  } finally {
+    gone.removeEventListener('abort', end);
+    closing?.removeEventListener('abort', end);
+    if (!response.destroyed) response.end();
+  }
 }
 
 function refuse(error: LoopError, extra: Pick<Reply, 'headers' | 'close'> = {}): Reply {

@@ -29,6 +29,10 @@ export interface ApiRequest {
   readonly requestId: string;
   /** Aborted when the client hangs up before it has its answer. */
   readonly signal: AbortSignal;
+  /** The query string (`?since=5`); set by the server, absent in handler unit tests. */
+  readonly query?: URLSearchParams;
+  /** The request's headers as node:http reports them (lower-case names). */
+  readonly headers?: Readonly<Record<string, string | string[] | undefined>>;
   /** Already tagged with `requestId`. */
   readonly logger: Logger;
 }
@@ -36,6 +40,27 @@ export interface ApiRequest {
 export interface ApiResponse {
   readonly status: number;
   readonly body: unknown;
+  /** Set for a body written as it happens (`GET /api/v1/stream`); `body` is then ignored. */
+  readonly stream?: StreamBody;
+}
+
+/** Where a streaming route writes; the server owns the socket. */
+export interface StreamSink {
+  /** Queues text for the client; false once the client is not keeping up. */
+  write(text: string): boolean;
+  /** Bytes queued and not yet taken by the client. */
+  buffered(): number;
+  /** Resolves once the queue is taken, or the client has gone. */
+  drained(): Promise<void>;
+}
+
+export interface StreamBody {
+  readonly headers: Readonly<Record<string, string>>;
+  /**
+   * Writes until `signal` aborts (the client left, or serve is stopping) or it is done; the
+   * server sends the headers before calling it and ends the response when it settles.
+   */
+  run(sink: StreamSink, signal: AbortSignal): Promise<void>;
 }
 
 export interface Route {

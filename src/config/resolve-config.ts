@@ -64,7 +64,7 @@ export function resolveConfig(
     configPath,
     instance,
     instanceWarnings: warnings.map((warning) => `${warning.path}: ${warning.message}`),
-    state: { root: resolvePath(value.state.root, ['state', 'root']) },
+    state: { ...value.state, root: resolvePath(value.state.root, ['state', 'root']) },
     tmux: value.tmux,
     harnesses,
     defaults: { harness: value.defaults.harness, cwd: defaultsCwd },

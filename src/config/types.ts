@@ -45,7 +45,11 @@ export interface Config {
   readonly instance: InstanceConfig;
   /** Problems in the instance block that made it resolve to `locked` (DESIGN §7.4). */
   readonly instanceWarnings: readonly string[];
-  readonly state: { readonly root: string };
+  readonly state: {
+    readonly root: string;
+    /** Rotation of `<root>/events.jsonl` (docs/design.md §18 Growth). */
+    readonly eventLog: { readonly maxBytes: number };
+  };
   readonly tmux: { readonly socket: string };
   readonly harnesses: Readonly<Record<string, HarnessConfig>>;
   readonly defaults: { readonly harness: string; readonly cwd: string };

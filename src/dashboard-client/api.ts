@@ -59,6 +59,8 @@ export interface Overview {
   readonly surfaces: readonly { name: string; state: string; detail: string }[];
   readonly harnesses: readonly string[];
   readonly defaultHarness: string;
+  /** The newest event's seq when the overview was made. */
+  readonly seq: number;
   readonly sessions: readonly SessionRow[];
 }
 

@@ -15,6 +15,7 @@ interface PermissionView {
 
 const terminalEveryMs = 700;
 const keptEvents = 200;
+const recentEvents = 500;
 
 /**
  * `/sessions/<name>` and `/work-items/<owner>/<repo>/<n>` (docs/design.md §19): the message box,
@@ -85,7 +86,7 @@ export function showSessionPage(main: HTMLElement, ref: string, title: string): 
     }
   }
 
-  const refreshDetails = async (): Promise<void> => {
+  const refreshDetails = async (): Promise<number | undefined> => {
     try {
       const view = await overview();
       renderHeader(view);
@@ -101,9 +102,11 @@ export function showSessionPage(main: HTMLElement, ref: string, title: string): 
           ),
         );
       }
+      return view.seq;
     } catch (error) {
       if (!(error instanceof ApiError && error.status === 401))
         details.textContent = (error as Error).message;
+      return undefined;
     }
   };
 
@@ -126,20 +129,24 @@ export function showSessionPage(main: HTMLElement, ref: string, title: string): 
 
   const soonDetails = debounce(() => void refreshDetails(), 100);
   const soonPermissions = debounce(() => void refreshPermissions(), 50);
-  openStream(
-    { ref },
-    (event) => {
-      addEvent(events, event);
-      if (event.name.startsWith('permission.')) soonPermissions();
-      else soonDetails();
-    },
-    () => {
-      soonDetails();
-      soonPermissions();
-    },
-  );
-  void refreshDetails();
   void refreshPermissions();
+  // The session's recent events come first: the stream replays the last few hundred events of
+  // the instance, of which this session's are shown, then goes live.
+  void refreshDetails().then((seq) => {
+    const since = String(Math.max(0, (seq ?? 0) - recentEvents));
+    openStream(
+      { ref, since },
+      (event) => {
+        addEvent(events, event);
+        if (event.name.startsWith('permission.')) soonPermissions();
+        else soonDetails();
+      },
+      () => {
+        soonDetails();
+        soonPermissions();
+      },
+    );
+  });
   keepTerminal(terminal, ref);
 }
 

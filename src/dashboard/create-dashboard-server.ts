@@ -53,7 +53,10 @@ const loginMessages: Readonly<Record<string, string>> = {
 export function createDashboardServer(options: DashboardServerOptions): DashboardServer {
   let server: Server | undefined;
   let allowedHosts = allowedHostSet(options.listen, options.allowedHosts);
+  // Ends every open event stream when serve stops, so closing does not wait on them.
+  const closing = new AbortController();
   const api = createRequestListener({
+    closing: closing.signal,
     routes: options.routes,
     logger: options.logger,
     maxBodyBytes: 1024 * 1024,
@@ -192,9 +195,10 @@ export function createDashboardServer(options: DashboardServerOptions): Dashboar
     },
     async stop() {
       if (server === undefined) return;
-      const closing = server;
+      const stopping = server;
       server = undefined;
-      await closeServer(closing, 2_000);
+      closing.abort();
+      await closeServer(stopping, 2_000);
     },
     address() {
       const bound = server?.address();

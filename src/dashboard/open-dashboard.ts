@@ -46,6 +46,7 @@ export function openDashboard(options: {
   readonly resolve: ResolveTarget;
   readonly capture: (tmuxName: string) => Promise<string>;
   readonly say: (ref: string, text: string, signal: AbortSignal) => Promise<SayAnswer>;
+  readonly lastSeq: () => number;
 }): Dashboard {
   const { config, logger } = options;
   const listen = dashboardListen(config.dashboard.listen);

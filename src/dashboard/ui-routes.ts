@@ -25,6 +25,8 @@ export function uiRoutes(options: {
   /** The pane's text with its colour escapes, through the shared terminal cache. */
   readonly terminal: (ref: string) => Promise<string>;
   readonly say: (ref: string, text: string, signal: AbortSignal) => Promise<SayAnswer>;
+  /** The `seq` of the newest event written: a page replays the stream from a little before it. */
+  readonly lastSeq: () => number;
 }): Route[] {
   return [
     {
@@ -45,6 +47,7 @@ export function uiRoutes(options: {
             surfaces: headerSurfaces(options.services()),
             harnesses: Object.keys(options.config.harnesses),
             defaultHarness: options.config.defaults.harness,
+            seq: options.lastSeq(),
             sessions: [
               ...standing.map(standingRow),
               ...workItems.views.map((view) => {

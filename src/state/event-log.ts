@@ -4,6 +4,7 @@ import path from 'node:path';
 import { LoopError, errnoCode } from '../errors.js';
 import type { Logger } from '../log/create-logger.js';
 import { ensurePrivateDir } from './ensure-private-dir.js';
+import { eventLogFiles, eventLogFilesKept, rotateEventLog } from './event-log-files.js';
 import { fileKind, notRegular } from './read-regular-file.js';
 import { scrubEventFields } from './scrub-event-fields.js';
 import { privateFileMode } from './write-file-atomic.js';
@@ -23,19 +24,53 @@ export interface EventLog {
   close(): Promise<void>;
 }
 
+/** One line as it reached the disk. */
+export interface WrittenEvent {
+  readonly seq: number;
+  readonly event: string;
+  /** The JSON object, without its newline. */
+  readonly line: string;
+}
+
+/** What the event stream reads (docs/design.md §19): the lines as they are written. */
+export interface EventFeed {
+  /** The log's files, newest first (`events.jsonl`, `events.jsonl.1`, …). */
+  readonly files: readonly string[];
+  /** The `seq` of the last line written so far (0 before the first). */
+  lastWritten(): number;
+  /**
+   * Calls `listener` with each line once it is on disk, in `seq` order; a line lost to a failing
+   * disk is never announced. Returns the unsubscribe function.
+   */
+  subscribe(listener: (written: WrittenEvent) => void): () => void;
+}
+
 export interface EventLogOptions {
   readonly path: string;
   readonly logger: Logger;
   readonly clock?: () => Date;
+  /** The `seq` the log on disk ends on (readLastSeq); the next line gets one more. Default 0. */
+  readonly lastSeq?: number;
+  /** Rotate before a batch would take the file past this size (docs/design.md §18). */
+  readonly maxBytes?: number;
 }
 
-/** One JSON object per line, `{"ts","event",...}`, never holding a secret or message text. */
-export function formatEventLine(ts: Date, event: string, fields: Record<string, unknown>): string {
+/**
+ * One JSON object per line, `{"ts","event","seq",...}`, never holding a secret or message text.
+ * `seq` numbers the lines (docs/design.md §19): it only grows, across restarts and rotation.
+ */
+export function formatEventLine(
+  ts: Date,
+  event: string,
+  fields: Record<string, unknown>,
+  seq?: number,
+): string {
+  const head = { ts: ts.toISOString(), event, ...(seq === undefined ? {} : { seq }) };
   try {
-    return `${JSON.stringify({ ts: ts.toISOString(), event, ...scrubEventFields(fields) })}\n`;
+    return `${JSON.stringify({ ...head, ...scrubEventFields(fields) })}\n`;
   } catch {
     // A getter or toJSON that throws must not cost the event itself.
-    return `${JSON.stringify({ ts: ts.toISOString(), event, fieldsDropped: true })}\n`;
+    return `${JSON.stringify({ ...head, fieldsDropped: true })}\n`;
   }
 }
 
@@ -131,26 +166,56 @@ async function lastLineEnd(handle: FileHandle, size: number): Promise<number> {
 }
 
 /**
- * The event log (DESIGN §3.4) sits on the hot path, so `record` only queues a line; one drain
- * loop appends whatever has queued up in a single write. The file is reopened for every batch,
- * so a log that was deleted or rotated is simply created again; a failing disk costs events and
- * a warning, never the caller, and never a torn line (see appendLines).
+ * The event log (docs/design.md §3.4) sits on the hot path, so `record` only queues a line; one
+ * drain loop appends whatever has queued up in a single write. The file is reopened for every
+ * batch, so a log that was deleted or rotated is simply created again; a failing disk costs events
+ * and a warning, never the caller, and never a torn line (see appendLines). Before a batch would
+ * take the file past `maxBytes` the files are rotated (event-log-files.ts), in the same loop.
  */
-export function openEventLog(options: EventLogOptions): EventLog {
+export function openEventLog(options: EventLogOptions): EventLog & EventFeed {
   const { logger } = options;
   const file = options.path;
   const clock = options.clock ?? (() => new Date());
-  const pending: string[] = [];
+  const maxBytes = options.maxBytes ?? Number.POSITIVE_INFINITY;
+  const pending: Pending[] = [];
+  const listeners = new Set<(written: WrittenEvent) => void>();
   let draining: Promise<void> | undefined;
   let closed = false;
   let lost = 0;
+  let rotateFailing = false;
+  let nextSeq = (options.lastSeq ?? 0) + 1;
+  let lastWritten = options.lastSeq ?? 0;
+
+  /** Rotates when `adding` more bytes would take a non-empty file past maxBytes. */
+  async function rotateIfFull(size: number, adding: number): Promise<boolean> {
+    if (size === 0 || size + adding <= maxBytes) return false;
+    try {
+      await rotateEventLog(file, eventLogFilesKept);
+    } catch (error) {
+      // The log keeps growing rather than losing events; said once until a rotation works.
+      if (!rotateFailing) {
+        logger.warn({ event: 'events.rotate_failed', file, err: error }, 'event log not rotated');
+      }
+      rotateFailing = true;
+      return false;
+    }
+    rotateFailing = false;
+    logger.info({ event: 'events.rotated', file, bytes: size }, 'event log rotated');
+    return true;
+  }
 
   /** Appends the lines; returns how many of them did not fit (a short write). */
   async function appendOnce(data: Buffer): Promise<number> {
-    const handle = await openForAppend(file);
+    let handle = await openForAppend(file);
     try {
-      const stats = await handle.stat();
+      let stats = await handle.stat();
       if (!stats.isFile()) throw notRegular(file, fileKind(stats), 'write to');
+      if (await rotateIfFull(stats.size, data.length)) {
+        await handle.close();
+        handle = await openForAppend(file);
+        stats = await handle.stat();
+        if (!stats.isFile()) throw notRegular(file, fileKind(stats), 'write to');
+      }
       if ((stats.mode & 0o777) !== privateFileMode) await handle.chmod(privateFileMode);
       const kept = await appendLines(handle, data, stats.size);
       return countLines(data.subarray(kept));
@@ -159,10 +224,26 @@ export function openEventLog(options: EventLogOptions): EventLog {
     }
   }
 
-  async function append(text: string, count: number): Promise<void> {
-    const data = Buffer.from(text, 'utf8');
+  function announce(batch: readonly Pending[]): void {
+    for (const entry of batch) {
+      lastWritten = entry.seq;
+      if (listeners.size === 0) continue;
+      const written = { seq: entry.seq, event: entry.event, line: entry.text.slice(0, -1) };
+      for (const listener of listeners) {
+        try {
+          listener(written);
+        } catch (error) {
+          logger.warn({ event: 'events.listener_failed', err: error }, 'event listener failed');
+        }
+      }
+    }
+  }
+
+  async function append(batch: readonly Pending[]): Promise<void> {
+    const count = batch.length;
+    const data = Buffer.from(batch.map((entry) => entry.text).join(''), 'utf8');
+    let short = count;
     try {
-      let short: number;
       try {
         short = await appendOnce(data);
       } catch (error) {
@@ -193,12 +274,12 @@ export function openEventLog(options: EventLogOptions): EventLog {
       }
       lost += missing;
     }
+    announce(batch.slice(0, count - short));
   }
 
   async function drain(): Promise<void> {
     while (pending.length > 0) {
-      const batch = pending.splice(0);
-      await append(batch.join(''), batch.length);
+      await append(pending.splice(0));
     }
     draining = undefined;
   }
@@ -213,7 +294,9 @@ export function openEventLog(options: EventLogOptions): EventLog {
           );
           return;
         }
-        pending.push(formatEventLine(clock(), event, fields));
+        const text = formatEventLine(clock(), event, fields, nextSeq);
+        pending.push({ seq: nextSeq, event, text });
+        nextSeq += 1;
         draining ??= drain();
       } catch (error) {
         logger.warn(
@@ -230,8 +313,25 @@ export function openEventLog(options: EventLogOptions): EventLog {
     async close() {
       closed = true;
       await draining;
+      listeners.clear();
+    },
+
+    files: eventLogFiles(file, eventLogFilesKept),
+    lastWritten: () => lastWritten,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
     },
   };
+}
+
+interface Pending {
+  readonly seq: number;
+  readonly event: string;
+  /** The line with its newline. */
+  readonly text: string;
 }
 
 function countLines(data: Buffer): number {

@@ -8,7 +8,7 @@
 const secretSuffixes = ['token', 'secret', 'authorization', 'password', 'cookie'];
 const contentNames = new Set(['text', 'body', 'prompt']);
 /** The line's own keys: a field must not be able to forge them. */
-const reservedNames = new Set(['ts', 'event']);
+const reservedNames = new Set(['ts', 'event', 'seq']);
 const maxDepth = 6;
 
 export function isForbiddenFieldName(name: string): boolean {

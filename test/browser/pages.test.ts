@@ -152,8 +152,21 @@ describe.skipIf(browserUnavailable !== undefined)('the dashboard pages', () => {
     await page.screenshot({ path: path.join(docs, 'dashboard-sessions.png'), fullPage: true });
   });
 
-  it('sends a message with Ctrl-Enter and shows the outcome and the terminal', async () => {
+  it('sends a message with Ctrl-Enter and shows the outcome, the terminal and the events', async () => {
+    const stream = page.waitForResponse((response) =>
+      response.url().startsWith(`${dashboard.origin}/api/v1/stream?`),
+    );
     await page.goto(`${dashboard.origin}/sessions/alpha`);
+    const streamed = await stream;
+    expect(streamed.status()).toBe(200);
+    expect(streamed.headers()['content-type']).toMatch(/^text\/event-stream/);
+    expect(new URL(streamed.url()).searchParams.get('ref')).toBe('standing:alpha');
+    // The session's recent events are there at once (replayed), before anything new happens.
+    const events = page.getByRole('list', { name: 'Events' });
+    await eventually(async () => (await events.getByRole('listitem').count()) > 0, {
+      what: 'recent events on the page',
+    });
+    const before = await events.getByRole('listitem').count();
     const message = page.getByRole('textbox', { name: 'Message' });
     await message.fill('hello from the dashboard');
     await message.press('Control+Enter');
@@ -166,11 +179,17 @@ describe.skipIf(browserUnavailable !== undefined)('the dashboard pages', () => {
     ).resolves.toBe(1);
     const terminal = page.getByRole('region', { name: 'Terminal' });
     await eventually(
-      async () => ((await terminal.textContent()) ?? '').includes('hello from the dashboard'),
+      // The fake agent shows each prompt's header line: ours is framed `[cli · dashboard · tag]`.
+      async () => ((await terminal.textContent()) ?? '').includes('[cli · dashboard · '),
       {
         what: 'the message in the Terminal',
       },
     );
+    // The delivery's own events arrive live.
+    await eventually(async () => ((await events.textContent()) ?? '').includes('standing.said'), {
+      what: 'standing.said in the Events list',
+    });
+    expect(await events.getByRole('listitem').count()).toBeGreaterThan(before);
     expect(await unnamedControls(page)).toEqual([]);
   });
 

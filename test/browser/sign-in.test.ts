@@ -93,6 +93,7 @@ describe.skipIf(browserUnavailable !== undefined)('dashboard sign-in and browser
     const signedIn = events.filter((event) => event['event'] === 'dashboard.signed_in');
     expect(signedIn.at(-1)).toEqual({
       ts: expect.any(String),
+      seq: expect.any(Number),
       event: 'dashboard.signed_in',
       via: 'code',
     });

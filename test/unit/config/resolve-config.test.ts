@@ -355,7 +355,7 @@ describe('resolveConfig defaults', () => {
       configPath,
       instance: { name: '', scope: { mode: 'open', workItems: [] } },
       instanceWarnings: [],
-      state: { root: '/etc/the-loop/state' },
+      state: { root: '/etc/the-loop/state', eventLog: { maxBytes: 67_108_864 } },
       tmux: { socket: '' },
       harnesses: {
         claude: {

@@ -19,7 +19,7 @@ const everyKey: DeepRequired<Config> = {
   configPath: '/etc/the-loop/config.yaml',
   instance: { name: 'laptop-b', scope: { mode: 'addressed', workItems: ['github:octo/repo#1'] } },
   instanceWarnings: [],
-  state: { root: '/var/lib/the-loop' },
+  state: { root: '/var/lib/the-loop', eventLog: { maxBytes: 1_048_576 } },
   tmux: { socket: 'loop' },
   harnesses: {
     codex: {

@@ -73,8 +73,8 @@ describe('openEventLog', () => {
       await events.close();
     });
     expect(await readEvents(file)).toEqual([
-      { ts: '2024-05-06T07:08:09.010Z', event: 'standing.created', name: 'sup' },
-      { ts: '2024-05-06T07:08:09.010Z', event: 'delivery.delivered', ref: 'standing:sup' },
+      { ts: '2024-05-06T07:08:09.010Z', event: 'standing.created', seq: 1, name: 'sup' },
+      { ts: '2024-05-06T07:08:09.010Z', event: 'delivery.delivered', seq: 2, ref: 'standing:sup' },
     ]);
     const raw = await readFile(file, 'utf8');
     expect(raw).not.toContain('never logged');
@@ -94,10 +94,11 @@ describe('openEventLog', () => {
 
   it('keeps 1,000 quick records in order', async () => {
     const events = openEventLog({ path: file, logger: log.logger });
-    for (let seq = 0; seq < 1_000; seq += 1) events.record('tick', { seq });
+    for (let n = 0; n < 1_000; n += 1) events.record('tick', { n });
     await events.close();
     const read = await readEvents(file);
-    expect(read.map((event) => event.seq)).toEqual(Array.from({ length: 1_000 }, (_, n) => n));
+    expect(read.map((event) => event.n)).toEqual(Array.from({ length: 1_000 }, (_, n) => n));
+    expect(read.map((event) => event.seq)).toEqual(Array.from({ length: 1_000 }, (_, n) => n + 1));
     expect((await readFile(file, 'utf8')).split('\n')).toHaveLength(1_001);
   });
 
