@@ -13,7 +13,7 @@ interface PermissionView {
   readonly canAlways: boolean;
 }
 
-const terminalEveryMs = 700;
+const terminalEveryMs = 500;
 const keptEvents = 200;
 const recentEvents = 500;
 

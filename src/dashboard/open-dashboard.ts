@@ -55,7 +55,7 @@ export function openDashboard(options: {
   const signIn = createSignInStore(Number.isFinite(ttl) && ttl > 0 ? { codeTtlMs: ttl } : {});
   const terminal = createTerminalCache({
     capture: async (ref) => options.capture((await options.resolve(ref)).tmuxName),
-    maxAgeMs: 400,
+    maxAgeMs: 450,
   });
   let server: DashboardServer | undefined;
 
