@@ -8,6 +8,9 @@ import { recordedAgentStates } from './delivery/agent-states.js';
 import { createConfirmationTracker } from './delivery/confirmation-tracker.js';
 import { createDeliveryCore } from './delivery/create-delivery-core.js';
 import { createDeliveryLedger } from './delivery/delivery-ledger.js';
+import { firstAnswer } from './delivery/first-answer.js';
+import { captureStyled } from './dashboard/capture-styled.js';
+import { openDashboard } from './dashboard/open-dashboard.js';
 import { resolveByRefKind } from './delivery/resolve-by-ref-kind.js';
 import { loadGithubSurface } from './github/load-github-surface.js';
 import { httpListenerFor } from './http/create-http-listener.js';
@@ -145,26 +148,44 @@ export async function createApp(options: AppOptions): Promise<App> {
     github: github.outcome,
   });
 
-  const routes = controlRoutes({
-    config,
-    version: options.version,
-    driver,
-    standing,
-    workItems,
-    deliveries,
-    permissions,
-    services: states,
-    directory: createSessionDirectory({ tokens, standing, workItems }),
-    events,
-    readiness,
-    confirmations,
-    replies,
-    logger,
-    projectsDir: claudeProjectsDir(env),
-    secretIn: (bytes) => redactor.secretIn(bytes),
-    ...(slack.surface ? { progress: slack.surface.progress } : {}),
+  const dashboard = openDashboard({
+    ...{ config, env, logger, events, permissions, resolve: targets },
+    services: () => states,
+    standing: () => standing.list(),
+    workItems: async () => ({ views: await workItems.list(), records: await workItems.records() }),
+    agentState: (tmuxName) => readiness.state(tmuxName),
+    capture: captureStyled(tmux.runner),
+    lastSeq: () => events.lastWritten(),
+    say: (ref, text, signal) => {
+      const name = parseStandingRef(ref);
+      if (name !== undefined) return standing.say(name, text, 'dashboard', { signal });
+      const origin = { surface: 'cli' as const, actor: 'dashboard' };
+      return firstAnswer(delivery, { ref, text, origin, signal }, { answerWithinMs: 20_000 });
+    },
   });
-  routes.push(eventStreamRoute({ feed: events, logger }));
+  const routes = [
+    ...controlRoutes({
+      config,
+      version: options.version,
+      driver,
+      standing,
+      workItems,
+      deliveries,
+      permissions,
+      services: states,
+      directory: createSessionDirectory({ tokens, standing, workItems }),
+      events,
+      readiness,
+      confirmations,
+      replies,
+      logger,
+      projectsDir: claudeProjectsDir(env),
+      secretIn: (bytes) => redactor.secretIn(bytes),
+      ...(slack.surface ? { progress: slack.surface.progress } : {}),
+    }),
+    ...dashboard.routes,
+    eventStreamRoute({ feed: events, logger }),
+  ];
   const tcp = tcpListenOption(config.api.listen, env['THE_LOOP_API_TOKEN'] ?? '');
   const server = createControlServer({ routes, logger, socketPath: paths.controlSocket, ...tcp });
   const publicRoutes = { ...slack.surface?.httpRoutes, ...github.surface?.httpRoutes };
@@ -180,6 +201,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     surfacesOff: surfacesOff(states),
     async start() {
       await server.start();
+      await dashboard.start(routes);
       await pruner.start();
       await files.start();
       for (const part of listening) await part.start();
@@ -200,6 +222,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       // say so, while they are still connected.
       await permissions.expireAll('restart');
       for (const part of [...listening].reverse()) await part.stop();
+      await dashboard.stop();
       await server.stop();
       await tmux.runner.close();
       events.record('serve.stopped', { pid: process.pid });

@@ -1,6 +1,7 @@
 import type { CommandHandler } from './command-context.js';
 import type { CommandId } from './command-specs.js';
 import { runConfigCheck } from './commands/run-config-check.js';
+import { runDashboard } from './commands/run-dashboard.js';
 import { runDoctorCommand } from './commands/run-doctor.js';
 import { runHook } from './commands/run-hook.js';
 import { runInit } from './commands/run-init.js';
@@ -47,4 +48,5 @@ export const commandHandlers: Readonly<Record<CommandId, CommandHandler>> = {
   permissions: runPermissions,
   doctor: runDoctorCommand,
   init: runInit,
+  dashboard: runDashboard,
 };

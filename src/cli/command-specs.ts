@@ -25,7 +25,8 @@ export type CommandId =
   | 'workitem stop'
   | 'doctor'
   | 'init'
-  | 'permissions';
+  | 'permissions'
+  | 'dashboard';
 
 export interface ArgSpec {
   /** The key the handler reads. */
@@ -323,5 +324,14 @@ export const commandSpecs: readonly CommandSpec[] = [
       'ID is a request id such as p-7kq2m4x9ab, as `the-loop permissions` lists it',
       'allow-always saves the rule Claude Code suggested (only when it suggested one)',
     ],
+  },
+  {
+    id: 'dashboard',
+    usage: 'dashboard [--open]',
+    summary: 'print a one-time sign-in URL for the browser dashboard',
+    args: [],
+    flags: [{ name: 'open', help: "also open it in the desktop's browser" }],
+    json: true,
+    notes: ['The URL works once, for 2 minutes; it signs the browser in for 12 hours.'],
   },
 ];

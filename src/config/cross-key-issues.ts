@@ -1,4 +1,5 @@
 import type { ConfigIssue } from './config-error.js';
+import { dashboardListenProblems } from '../dashboard/dashboard-listen.js';
 import { keyPath } from './key-path.js';
 import { quote } from './quote.js';
 import type { RawConfig } from './raw-config.js';
@@ -61,5 +62,9 @@ export function crossKeyIssues(raw: RawConfig, harnessNames: readonly string[]):
       });
     }
   });
+
+  for (const problem of dashboardListenProblems({ ...raw.dashboard, apiListen: raw.api.listen })) {
+    issues.push({ path: problem.key, code: 'invalid_value', message: problem.message });
+  }
   return issues;
 }

@@ -89,6 +89,7 @@ export function resolveConfig(
     agents: value.agents,
     http: value.http,
     api: value.api,
+    dashboard: value.dashboard,
   };
   if (issues.length > 0) throw new ConfigError(configPath, issues);
   return deepFreeze(config);

@@ -103,4 +103,10 @@ export interface Config {
   readonly http: { readonly host: string; readonly port: number };
   /** "" = the TCP control-plane listener is off; otherwise `host:port`. */
   readonly api: { readonly listen: string };
+  /** The browser dashboard (docs/design.md §19); `listen` is `off` or `host:port`. */
+  readonly dashboard: {
+    readonly listen: string;
+    readonly allowRemote: boolean;
+    readonly allowedHosts: readonly string[];
+  };
 }

@@ -1,6 +1,11 @@
 import type { PermissionOutcome } from './permission-types.js';
 
-export const surfaceNames = { slack: 'Slack', github: 'GitHub', cli: 'the command line' } as const;
+export const surfaceNames = {
+  slack: 'Slack',
+  github: 'GitHub',
+  cli: 'the command line',
+  dashboard: 'the dashboard',
+} as const;
 
 /** How the outcome reads to people: "denied by @dana from Slack at 10:02 UTC". */
 export function describeOutcome(outcome: PermissionOutcome): string {

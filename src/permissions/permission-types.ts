@@ -1,6 +1,6 @@
 /** The shapes of DESIGN §14: one open question an agent asked, and how it ended. */
 
-export type PermissionSurface = 'slack' | 'github' | 'cli';
+export type PermissionSurface = 'slack' | 'github' | 'cli' | 'dashboard';
 
 export type PermissionVerdict = 'allow' | 'allow-always' | 'deny';
 

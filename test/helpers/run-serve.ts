@@ -91,6 +91,8 @@ export async function createServeFixture(
     standing: { autoStart: true, allowedRoots: ['work'], sessions: [] },
     delivery: { readyTimeoutMs: 15_000, submitDelayMs: 20, confirmTimeoutMs: 3_000 },
     slack: { enabled: false },
+    // Tests run many serves at once: only a test that asks for the dashboard gets one.
+    dashboard: { listen: 'off' },
     ...extraConfig({ dir, agentHome }),
   };
   const configPath = path.join(dir, 'config.yaml');

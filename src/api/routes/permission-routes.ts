@@ -2,7 +2,7 @@ import { LoopError } from '../../errors.js';
 import type { PermissionRegistry } from '../../permissions/create-permission-registry.js';
 import { decideReply } from '../../permissions/decide-reply.js';
 import { parsePermissionId } from '../../permissions/permission-id.js';
-import type { PermissionVerdict } from '../../permissions/permission-types.js';
+import type { PermissionSurface, PermissionVerdict } from '../../permissions/permission-types.js';
 import type { Route } from '../route.js';
 import { objectBody } from './standing-routes.js';
 
@@ -12,8 +12,14 @@ const verbs: readonly { verb: PermissionVerdict; operationId: string; past: stri
   { verb: 'deny', operationId: 'denyPermission', past: 'denied' },
 ];
 
-/** `GET /api/v1/permissions` and the three decisions (DESIGN §14, §17), for the CLI and the API. */
-export function permissionRoutes(registry: PermissionRegistry): Route[] {
+/**
+ * `GET /api/v1/permissions` and the three decisions (DESIGN §14, §17), for the CLI and the API;
+ * the dashboard serves them with `surface: 'dashboard'` (docs/design.md §19).
+ */
+export function permissionRoutes(
+  registry: PermissionRegistry,
+  surface: PermissionSurface = 'cli',
+): Route[] {
   return [
     {
       method: 'GET',
@@ -43,7 +49,7 @@ export function permissionRoutes(registry: PermissionRegistry): Route[] {
         const result = registry.decide(
           id,
           verb,
-          { surface: 'cli', name: actor.slice(0, 64) },
+          { surface, name: actor.slice(0, 64) },
           verb === 'deny' ? reason : undefined,
         );
         const reply = decideReply(result, id);

@@ -34,6 +34,7 @@ describe('the command table', () => {
         'doctor',
         'init',
         'permissions',
+        'dashboard',
       ].sort(),
     );
     expect(Object.keys(commandHandlers).sort()).toEqual(commandSpecs.map((spec) => spec.id).sort());

@@ -145,6 +145,24 @@ const refusals: RefusalRow[] = [
     code: 'invalid_value',
   },
   {
+    name: 'dashboard.listen on the address of api.listen',
+    raw: { api: { listen: '127.0.0.1:8790' }, dashboard: { listen: '127.0.0.1:8790' } },
+    path: 'dashboard.listen',
+    code: 'invalid_value',
+  },
+  {
+    name: 'dashboard.listen on every interface without allowRemote',
+    raw: { dashboard: { listen: '0.0.0.0:8791' } },
+    path: 'dashboard.listen',
+    code: 'invalid_value',
+  },
+  {
+    name: 'dashboard.listen neither off nor host:port',
+    raw: { dashboard: { listen: 'on' } },
+    path: 'dashboard.listen',
+    code: 'invalid_value',
+  },
+  {
     name: 'tmux socket as a path',
     raw: { tmux: { socket: '../x' } },
     path: 'tmux.socket',
@@ -386,6 +404,7 @@ describe('resolveConfig defaults', () => {
       agents: { maxMessagesPerMinute: 20 },
       http: { host: '127.0.0.1', port: 3000 },
       api: { listen: '' },
+      dashboard: { listen: '127.0.0.1:8791', allowRemote: false, allowedHosts: [] },
     };
     expect(resolveConfig(null, configPath)).toEqual(expected);
     expect(resolveConfig(undefined, configPath)).toEqual(expected);

@@ -74,6 +74,7 @@ const everyKey: DeepRequired<Config> = {
   agents: { maxMessagesPerMinute: 20 },
   http: { host: '127.0.0.1', port: 3000 },
   api: { listen: '' },
+  dashboard: { listen: '127.0.0.1:8791', allowRemote: true, allowedHosts: ['loop.example'] },
 };
 
 const maps = new Set(['harnesses']);

@@ -1,0 +1,20 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * The browser tier (`npm run test:browser`, docs/dashboard.md): the dashboard in a real Chromium
+ * driven by playwright-core, against a real `the-loop serve` with the fake agent. Kept out of
+ * `npm test` (vitest.config.ts): it needs Debian's chromium, and where that is missing every test
+ * is skipped with the reason.
+ */
+export default defineConfig({
+  test: {
+    include: ['test/browser/**/*.test.ts'],
+    globalSetup: ['test/browser/global-setup.ts'],
+    testTimeout: 90_000,
+    hookTimeout: 90_000,
+    pool: 'forks',
+    // Each file runs a serve and a Chromium; two at a time keeps a 2-core machine responsive.
+    maxWorkers: 2,
+    reporters: ['default'],
+  },
+});
