@@ -1,7 +1,10 @@
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createApiClient } from '../api/create-api-client.js';
 import type { HttpMethod } from '../api/route.js';
 import { unwrap } from '../api/unwrap.js';
+import { isConfigError } from '../config/config-error.js';
+import { lenientStateRoot } from '../config/lenient-state-root.js';
 import { loadConfig } from '../config/load-config.js';
 import type { Config } from '../config/types.js';
 import { statePaths } from '../state/state-paths.js';
@@ -63,8 +66,8 @@ export function createCommandContext(
     hasFlag: (name) => flags[name] !== undefined,
     loadConfig: () => (config ??= loadConfig(configFile, { env: io.env, cwd: io.cwd })),
     async api<T>(method: HttpMethod, apiPath: string, body?: unknown): Promise<T> {
-      const { state } = await context.loadConfig();
-      const client = createApiClient({ socketPath: statePaths(state.root).controlSocket });
+      const socketPath = await controlSocketFor(context);
+      const client = createApiClient({ socketPath });
       return unwrap(await client.request<T>(method, apiPath, body));
     },
     print: (text) => io.stdout.write(`${text}\n`),
@@ -75,6 +78,39 @@ export function createCommandContext(
     },
   };
   return context;
+}
+
+/**
+ * The control socket of the serve this config file belongs to. A file that no longer validates
+ * (edited while serve runs, before `the-loop reload`) still names its state root: serve found
+ * there answers, so `status` can show the failed reload; with no serve there, the file's own
+ * problems are the error (exit 2).
+ */
+async function controlSocketFor(context: CommandContext): Promise<string> {
+  try {
+    return statePaths((await context.loadConfig()).state.root).controlSocket;
+  } catch (error) {
+    if (!isConfigError(error)) throw error;
+    const socketPath = await lenientControlSocket(context.configFile, context.io.env);
+    if (await answers(socketPath)) return socketPath;
+    throw error;
+  }
+}
+
+/** The control socket from the file's `state.root`, read leniently (never validating the file). */
+export async function lenientControlSocket(
+  configFile: string,
+  env: NodeJS.ProcessEnv,
+): Promise<string> {
+  // Unreadable or missing, the file says nothing: the default root beside it is tried.
+  const text = await readFile(configFile, 'utf8').catch(() => '');
+  return statePaths(lenientStateRoot(text, configFile, env['HOME'])).controlSocket;
+}
+
+async function answers(socketPath: string): Promise<boolean> {
+  const client = createApiClient({ socketPath, timeoutMs: 2_000 });
+  const health = await client.request('GET', '/api/v1/health').catch(() => undefined);
+  return health?.status === 200;
 }
 
 /** Runs one command; returns the exit code. A thrown error is reported by `main`. */

@@ -8,6 +8,7 @@ import { runInstance } from './commands/run-instance.js';
 import { runManifest } from './commands/run-manifest.js';
 import { runPermissions } from './commands/run-permissions.js';
 import { runPost } from './commands/run-post.js';
+import { runReload } from './commands/run-reload.js';
 import { runServe } from './commands/run-serve.js';
 import { runStandingCreate } from './commands/run-standing-create.js';
 import { runStandingSay } from './commands/run-standing-say.js';
@@ -38,6 +39,7 @@ export const commandHandlers: Readonly<Record<CommandId, CommandHandler>> = {
   post: runPost,
   hook: runHook,
   'config check': runConfigCheck,
+  reload: runReload,
   manifest: runManifest,
   'workitem list': runWorkItemList,
   'workitem start': runWorkItemStart,

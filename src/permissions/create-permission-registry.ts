@@ -1,3 +1,4 @@
+import { readLive, type Live } from '../config/live-config.js';
 import type { EventSink } from '../delivery/create-delivery-core.js';
 import type { Logger } from '../log/create-logger.js';
 import { describeSuggestions } from './describe-suggestions.js';
@@ -69,7 +70,8 @@ const rememberSettled = 500;
  * wins; each change goes to the listeners (Slack, GitHub) and to the event log, never the input.
  */
 export function createPermissionRegistry(options: {
-  readonly timeoutMs: number;
+  /** A function is read at each request, so a config reload applies to the next one. */
+  readonly timeoutMs: Live<number>;
   readonly events: EventSink;
   readonly logger: Logger;
   readonly now?: () => number;
@@ -141,13 +143,14 @@ export function createPermissionRegistry(options: {
       let id = newId();
       while (entries.has(id)) id = newId();
       const requested = now();
+      const timeoutMs = readLive(options.timeoutMs);
       const request: PermissionRequest = {
         id,
         ref,
         tool: ask.tool,
         summary: summarizeToolInput(ask.tool, ask.toolInput),
         requestedAt: new Date(requested).toISOString(),
-        expiresAt: new Date(requested + options.timeoutMs).toISOString(),
+        expiresAt: new Date(requested + timeoutMs).toISOString(),
         canAlways: ask.suggestions.length > 0,
         suggestions: ask.suggestions,
         alwaysChanges: describeSuggestions(ask.suggestions),
@@ -158,7 +161,7 @@ export function createPermissionRegistry(options: {
       });
       const entry: Entry = { request, settle, cancelTimer: () => undefined };
       entries.set(id, entry);
-      entry.cancelTimer = schedule(options.timeoutMs, () => void expireEntry(entry, 'timeout'));
+      entry.cancelTimer = schedule(timeoutMs, () => void expireEntry(entry, 'timeout'));
       options.events.record('permission.requested', { id, ref, tool: request.tool });
       void notify({ kind: 'requested', request });
       return { request, outcome };

@@ -31,7 +31,8 @@ export function controlRoutes(
     readonly workItems: WorkItemService;
     readonly deliveries: DeliveryLedger;
     readonly permissions: PermissionRegistry;
-    readonly services: readonly ServiceState[];
+    /** The status report's service rows, read at each request. */
+    readonly services: () => readonly ServiceState[];
   },
 ): Route[] {
   const { config, standing, workItems, permissions, driver, version, deliveries, services } =
@@ -42,7 +43,7 @@ export function controlRoutes(
       config,
       standing,
       driver,
-      services: () => services,
+      services,
       version,
     }),
     ...standingRoutes(standing),

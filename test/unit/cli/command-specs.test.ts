@@ -26,6 +26,7 @@ describe('the command table', () => {
         'post',
         'hook',
         'config check',
+        'reload',
         'manifest',
         'workitem list',
         'workitem start',
