@@ -46,14 +46,16 @@ export const runServe: CommandHandler = async (context) => {
     version: await readVersion(),
   });
   for (const line of app.surfacesOff) io.stderr.write(`${line}\n`);
-  // Before the socket exists: SIGHUP's default action would end serve and leave it behind.
+  // Before the socket exists: a signal's default action would end serve and leave it behind. A
+  // stop asked for while starting is done once the start is over.
   const reloads = reloadOnHangup(app, io);
+  const stopAsked = waitForStop(io.signals ?? process);
   await startOrRelease(app, logger);
   io.stderr.write(
     `the-loop serve: listening on ${app.paths.controlSocket}; Ctrl-C stops serving ` +
       '(the sessions keep running)\n',
   );
-  await stopOnSignal(app, io, app.paths.controlSocket, reloads);
+  await stopOnSignal(app, io, { controlSocket: app.paths.controlSocket, reloads, stopAsked });
   // Deliveries still waiting (for a session to become ready, for a confirmation) hold timers that
   // would keep the process alive for many seconds. They are abandoned, not lost: Slack and GitHub
   // messages stay in the inbox until handled, and the sessions keep running.
@@ -119,11 +121,16 @@ function describeReload(answer: Awaited<ReturnType<App['reload']>>): string {
 export async function stopOnSignal(
   app: Pick<App, 'stop'>,
   io: CliIo,
-  controlSocket?: string,
-  reloads?: { stopping(): void },
+  options: {
+    readonly controlSocket?: string;
+    readonly reloads?: { stopping(): void };
+    /** A wait for the stop signal begun earlier (before serve started). */
+    readonly stopAsked?: Promise<StopSignal | undefined>;
+  } = {},
 ): Promise<void> {
+  const { controlSocket, reloads } = options;
   const signals = io.signals ?? process;
-  const signal = await waitForStop(signals);
+  const signal = await (options.stopAsked ?? waitForStop(signals));
   reloads?.stopping();
   io.stderr.write(`the-loop serve: ${signal ?? 'stop'}, stopping (again to stop at once)\n`);
   const stopped = new AbortController();
