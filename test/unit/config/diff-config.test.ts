@@ -1,5 +1,11 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { diffConfig, reloadKind, reloadedConfig } from '../../../src/config/diff-config.js';
+import {
+  diffConfig,
+  reloadKind,
+  reloadRules,
+  reloadedConfig,
+} from '../../../src/config/diff-config.js';
 import { resolveConfig } from '../../../src/config/resolve-config.js';
 
 const configPath = '/etc/the-loop/config.yaml';
@@ -133,5 +139,25 @@ describe('reloadedConfig', () => {
     const result = reloadedConfig(running, next) as unknown as Record<string, unknown>;
     expect('fleet' in result).toBe(false);
     expect(diffConfig(running, next).needsRestart).toEqual(['fleet']);
+  });
+});
+
+describe('the reload table of docs/configuration.md', () => {
+  const doc = readFileSync(new URL('../../../docs/configuration.md', import.meta.url), 'utf8');
+  const section = doc.slice(doc.indexOf('## Reloading'), doc.indexOf('## Example'));
+  const rows = [...section.matchAll(/^\| `([^`]+)` +\| (live|restart) /gm)].map(
+    ([, key, kind]) => [key, kind] as const,
+  );
+
+  it('lists exactly the live keys of reloadRules as live', () => {
+    const live = rows.filter(([, kind]) => kind === 'live').map(([key]) => key);
+    const rules = Object.entries(reloadRules).filter(([, kind]) => kind === 'live');
+    expect(live.sort()).toEqual(rules.map(([key]) => key).sort());
+  });
+
+  it('marks restart only keys that need one', () => {
+    const restart = rows.filter(([, kind]) => kind === 'restart').map(([key]) => key);
+    expect(restart.length).toBeGreaterThan(5);
+    for (const key of restart) expect(reloadKind(key), key).toBe('restart');
   });
 });
