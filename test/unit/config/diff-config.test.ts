@@ -146,7 +146,7 @@ describe('the reload table of docs/configuration.md', () => {
   const doc = readFileSync(new URL('../../../docs/configuration.md', import.meta.url), 'utf8');
   const section = doc.slice(doc.indexOf('## Reloading'), doc.indexOf('## Example'));
   const rows = [...section.matchAll(/^\| `([^`]+)` +\| (live|restart) /gm)].map(
-    ([, key, kind]) => [key, kind] as const,
+    (match) => [match[1] ?? '', match[2] ?? ''] as const,
   );
 
   it('lists exactly the live keys of reloadRules as live', () => {
