@@ -1,4 +1,5 @@
 import type { Route } from './api/route.js';
+import type { ReloadAnswer } from './config/create-config-reloader.js';
 import type { Config } from './config/types.js';
 import type { Logger } from './log/create-logger.js';
 import type { BulkResult, StandingService } from './standing/create-standing-service.js';
@@ -22,6 +23,8 @@ export interface App {
   readonly routes: readonly Route[];
   /** One line for each surface that is off, naming what turns it on. */
   readonly surfacesOff: readonly string[];
+  /** Re-reads the config file (docs/design.md §22); throws its ConfigError when it is refused. */
+  reload(trigger: 'signal' | 'api'): Promise<ReloadAnswer>;
   /** Starts listening, then starts the auto-start sessions. */
   start(): Promise<{ autoStarted: readonly BulkResult[] }>;
   /** Stops listening; sessions keep running, so agents work on across a restart of the bot. */

@@ -1,9 +1,13 @@
 import type { App, AppOptions } from './app-types.js';
 import { createControlServer } from './api/create-control-server.js';
 import { controlRoutes } from './api/routes/control-routes.js';
+import { reloadRoutes, reloadServiceState } from './api/routes/reload-routes.js';
 import { surfacesOff, surfaceStates } from './api/routes/surface-states.js';
 import { createKeyedQueue } from './concurrency/keyed-queue.js';
+import { createConfigReloader } from './config/create-config-reloader.js';
+import { createLiveConfig } from './config/live-config.js';
 import { tcpListenOption } from './config/listen-address.js';
+import { loadConfig } from './config/load-config.js';
 import { recordedAgentStates } from './delivery/agent-states.js';
 import { createConfirmationTracker } from './delivery/confirmation-tracker.js';
 import { createDeliveryCore } from './delivery/create-delivery-core.js';
@@ -54,7 +58,10 @@ const stopGraceMs = 5_000;
 
 /** The composition root of `the-loop serve`: builds every part once and wires them together. */
 export async function createApp(options: AppOptions): Promise<App> {
-  const { config, env, logger } = options;
+  const { env, logger } = options;
+  // Parts read the live config when they use a setting, so a reload reaches them (§22).
+  const live = createLiveConfig(options.config);
+  const config = live.view;
   const { paths, owner, events } = await openState(
     config.state.root,
     logger,
@@ -63,8 +70,8 @@ export async function createApp(options: AppOptions): Promise<App> {
   const { socket } = config.tmux;
   const tmux = openTmux({ socket, env, owner, scratchDir: paths.tmuxScratch, logger });
   const { driver } = tmux;
-  const timeoutMs = config.permissions.timeoutSeconds * 1000;
-  const { alwaysModes } = config.permissions;
+  const timeoutMs = () => config.permissions.timeoutSeconds * 1000;
+  const alwaysModes = () => config.permissions.alwaysModes;
   const permissions = createPermissionRegistry({ timeoutMs, events, logger, alwaysModes });
   const readiness = recordedAgentStates(events);
   const deliveries = createDeliveryLedger();
@@ -148,6 +155,13 @@ export async function createApp(options: AppOptions): Promise<App> {
     github: github.outcome,
   });
 
+  const reloader = createConfigReloader({
+    live,
+    load: () => loadConfig(config.configPath, { env }),
+    events,
+    logger,
+    start: (name) => standing.start(name),
+  });
   const dashboard = openDashboard({
     ...{ config, env, logger, events, permissions, resolve: targets },
     services: () => states,
@@ -172,7 +186,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       workItems,
       deliveries,
       permissions,
-      services: states,
+      services: () => [...states, reloadServiceState(config.configPath, reloader.last())],
       directory: createSessionDirectory({ tokens, standing, workItems }),
       events,
       readiness,
@@ -185,6 +199,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     }),
     ...dashboard.routes,
     eventStreamRoute({ feed: events, logger }),
+    ...reloadRoutes(reloader),
   ];
   const tcp = tcpListenOption(config.api.listen, env['THE_LOOP_API_TOKEN'] ?? '');
   const server = createControlServer({ routes, logger, socketPath: paths.controlSocket, ...tcp });
@@ -199,6 +214,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     standing,
     routes,
     surfacesOff: surfacesOff(states),
+    reload: (trigger) => reloader.reload(trigger),
     async start() {
       await server.start();
       await dashboard.start(routes);
@@ -220,10 +236,14 @@ export async function createApp(options: AppOptions): Promise<App> {
       terminalAnswers.stop();
       // Each waiting hook answers "no decision" (Claude Code keeps its dialog), and the surfaces
       // say so, while they are still connected.
-      await permissions.expireAll('restart');
-      for (const part of [...listening].reverse()) await part.stop();
-      await dashboard.stop();
-      await server.stop();
+      try {
+        await permissions.expireAll('restart');
+        for (const part of [...listening].reverse()) await part.stop();
+        await dashboard.stop();
+      } finally {
+        // The control socket goes whatever else failed to stop: none is left behind (§18).
+        await server.stop();
+      }
       await tmux.runner.close();
       events.record('serve.stopped', { pid: process.pid });
       await events.close();

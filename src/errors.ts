@@ -19,6 +19,8 @@ export const errorCodes = {
   session_unknown: 404,
   session_not_running: 404,
   session_exited: 409,
+  /** A session a config reload removed from `standing.sessions`; it is stopped, not started. */
+  session_undeclared: 409,
   method_not_allowed: 405,
   name_taken: 409,
   foreign_session: 409,

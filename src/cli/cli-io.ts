@@ -7,10 +7,14 @@ export interface TextSink {
 
 export type StopSignal = 'SIGINT' | 'SIGTERM';
 
-/** Where `serve` hears that it should stop; process in real life, an emitter in tests. */
+/** Every signal `serve` handles: the stop signals, and SIGHUP, which reloads the config. */
+export type ServeSignal = StopSignal | 'SIGHUP';
+
+/** Where `serve` hears that it should stop or reload; process in real life, an emitter in tests. */
 export interface SignalSource {
-  once(signal: StopSignal, listener: () => void): unknown;
-  off(signal: StopSignal, listener: () => void): unknown;
+  on(signal: ServeSignal, listener: () => void): unknown;
+  once(signal: ServeSignal, listener: () => void): unknown;
+  off(signal: ServeSignal, listener: () => void): unknown;
 }
 
 /**

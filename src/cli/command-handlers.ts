@@ -10,6 +10,7 @@ import { runManifest } from './commands/run-manifest.js';
 import { runMcp } from './commands/run-mcp.js';
 import { runPermissions } from './commands/run-permissions.js';
 import { runPost } from './commands/run-post.js';
+import { runReload } from './commands/run-reload.js';
 import { runServe } from './commands/run-serve.js';
 import { runStandingCreate } from './commands/run-standing-create.js';
 import { runStandingSay } from './commands/run-standing-say.js';
@@ -41,6 +42,7 @@ export const commandHandlers: Readonly<Record<CommandId, CommandHandler>> = {
   hook: runHook,
   mcp: runMcp,
   'config check': runConfigCheck,
+  reload: runReload,
   manifest: runManifest,
   'workitem list': runWorkItemList,
   'workitem start': runWorkItemStart,

@@ -19,6 +19,7 @@ export type CommandId =
   | 'hook'
   | 'mcp'
   | 'config check'
+  | 'reload'
   | 'manifest'
   | 'workitem list'
   | 'workitem start'
@@ -249,6 +250,19 @@ export const commandSpecs: readonly CommandSpec[] = [
     args: [],
     flags: [],
     json: true,
+  },
+  {
+    id: 'reload',
+    usage: 'reload',
+    summary: 'make the running serve re-read its config; exit 2 when the file is refused',
+    args: [],
+    flags: [],
+    json: true,
+    notes: [
+      'Names the changed keys that need a restart of serve (they keep their running value).',
+      "Finds serve through the file's state.root, read leniently: it works on a broken file.",
+      'Same as SIGHUP to serve, or POST /api/v1/reload.',
+    ],
   },
   {
     id: 'manifest',

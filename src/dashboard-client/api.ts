@@ -43,7 +43,7 @@ function safeJson(text: string): unknown {
 export interface SessionRow {
   readonly ref: string;
   readonly name: string;
-  readonly kind: 'declared' | 'created' | 'work item';
+  readonly kind: 'declared' | 'created' | 'undeclared' | 'work item';
   readonly status: string;
   readonly exitStatus?: number;
   readonly agentState: string | null;

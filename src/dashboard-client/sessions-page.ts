@@ -121,7 +121,7 @@ export function showSessionsPage(main: HTMLElement): void {
       button('Stop', () => post(`${base}/stop`, undefined, `stopped ${row.name}`));
       button('Restart', () => post(`${base}/restart`, undefined, `restarted ${row.name}`));
     } else button('Start', () => post(`${base}/start`, undefined, `started ${row.name}`));
-    if (row.kind === 'created') {
+    if (row.kind === 'created' || row.kind === 'undeclared') {
       button(
         'Delete',
         async () => {

@@ -10,7 +10,7 @@ export interface SessionRow {
   readonly ref: string;
   /** The standing session's name, or `owner/repo#n` for a work item. */
   readonly name: string;
-  readonly kind: 'declared' | 'created' | 'work item';
+  readonly kind: 'declared' | 'created' | 'undeclared' | 'work item';
   readonly status: string;
   readonly exitStatus?: number;
   readonly agentState: AgentState | null;

@@ -44,7 +44,9 @@ export function createCommentHandler(options: {
   readonly permissions?: PermissionGithub;
 }) {
   const { config, actions, workItems, delivery, events, logger } = options;
-  const authorized = new Set(config.github.authorizedUsers.map((login) => login.toLowerCase()));
+  // Read at each comment, so a config reload applies at once.
+  const authorized = (login: string): boolean =>
+    config.github.authorizedUsers.some((each) => each.toLowerCase() === login.toLowerCase());
 
   const managedNow = async (comment: GithubComment) =>
     isManaged(
@@ -86,7 +88,7 @@ export function createCommentHandler(options: {
       );
       return 'unauthorized';
     }
-    if (!permission && !authorized.has(comment.author.login.toLowerCase())) {
+    if (!permission && !authorized(comment.author.login)) {
       // An unauthorized author's address or keyword grants nothing.
       logger.info(
         { event: 'github.unauthorized', actor: comment.author.login, workItem: ref },

@@ -30,7 +30,8 @@ export function createPermissionGithub(options: {
   readonly logger: Logger;
 }): PermissionGithub {
   const { config, actions, registry, logger } = options;
-  const mode = config.github.permissions;
+  // Read at each request, so a config reload applies to the next one.
+  const mode = () => config.github.permissions;
   const configured = (ref: string): WorkItemRef | undefined => {
     const item = parseWorkItemRef(ref);
     const full = item ? `${item.owner}/${item.repo}`.toLowerCase() : '';
@@ -42,41 +43,38 @@ export function createPermissionGithub(options: {
     const failure = asLoopError(error);
     logger.warn({ event: 'github.permission_comment_failed', code: failure.code }, failure.message);
   };
-  const text = (request: Parameters<typeof permissionComment>[0]['request']): string =>
-    mode === 'off'
-      ? ''
-      : permissionComment({
-          request,
-          mode,
-          keyword: config.github.keyword,
-          instance: config.instance.name,
+  followPermissionPosts(registry, {
+    post: async (request) => {
+      const shown = mode();
+      const item = configured(request.ref);
+      if (!item || shown === 'off') return undefined;
+      const text = permissionComment({
+        request,
+        mode: shown,
+        keyword: config.github.keyword,
+        instance: config.instance.name,
+      });
+      return actions
+        .comment(item, text)
+        .then((made) => ({ item, id: made.id }))
+        .catch((error: unknown) => {
+          warn(error);
+          return undefined;
         });
-
-  if (mode !== 'off') {
-    followPermissionPosts(registry, {
-      post: async (request) => {
-        const item = configured(request.ref);
-        if (!item) return undefined;
-        return actions
-          .comment(item, text(request))
-          .then((made) => ({ item, id: made.id }))
-          .catch((error: unknown) => {
-            warn(error);
-            return undefined;
-          });
-      },
-      settle: async (request, outcome, where) => {
-        const body = permissionComment({
-          request,
-          mode,
-          keyword: config.github.keyword,
-          instance: config.instance.name,
-          outcome,
-        });
-        await actions.editComment(where.item, where.id, body).catch(warn);
-      },
-    });
-  }
+    },
+    settle: async (request, outcome, where) => {
+      const shown = mode();
+      // A comment posted before a reload turned them off is still closed, in brief.
+      const body = permissionComment({
+        request,
+        mode: shown === 'off' ? 'brief' : shown,
+        keyword: config.github.keyword,
+        instance: config.instance.name,
+        outcome,
+      });
+      await actions.editComment(where.item, where.id, body).catch(warn);
+    },
+  });
 
   return {
     async decide(comment, keyword) {

@@ -1,3 +1,4 @@
+import { readLive, type Live } from '../config/live-config.js';
 import type { EventSink } from '../delivery/create-delivery-core.js';
 import type { Logger } from '../log/create-logger.js';
 import { planAlways } from './describe-suggestions.js';
@@ -69,11 +70,12 @@ const rememberSettled = 500;
  * wins; each change goes to the listeners (Slack, GitHub) and to the event log, never the input.
  */
 export function createPermissionRegistry(options: {
-  readonly timeoutMs: number;
+  /** A function is read at each request, so a config reload applies to the next one. */
+  readonly timeoutMs: Live<number>;
   readonly events: EventSink;
   readonly logger: Logger;
   /** `permissions.alwaysModes`: modes an "allow always" may switch to (none by default). */
-  readonly alwaysModes?: readonly string[];
+  readonly alwaysModes?: Live<readonly string[]>;
   readonly now?: () => number;
   readonly newId?: () => string;
   readonly schedule?: (ms: number, run: () => void) => () => void;
@@ -143,14 +145,15 @@ export function createPermissionRegistry(options: {
       let id = newId();
       while (entries.has(id)) id = newId();
       const requested = now();
-      const always = planAlways(ask.suggestions, options.alwaysModes ?? []);
+      const timeoutMs = readLive(options.timeoutMs);
+      const always = planAlways(ask.suggestions, readLive(options.alwaysModes ?? []));
       const request: PermissionRequest = {
         id,
         ref,
         tool: ask.tool,
         summary: summarizeToolInput(ask.tool, ask.toolInput),
         requestedAt: new Date(requested).toISOString(),
-        expiresAt: new Date(requested + options.timeoutMs).toISOString(),
+        expiresAt: new Date(requested + timeoutMs).toISOString(),
         canAlways: always.apply.length > 0,
         suggestions: ask.suggestions,
         alwaysChanges: always.changes,
@@ -162,7 +165,7 @@ export function createPermissionRegistry(options: {
       });
       const entry: Entry = { request, settle, cancelTimer: () => undefined };
       entries.set(id, entry);
-      entry.cancelTimer = schedule(options.timeoutMs, () => void expireEntry(entry, 'timeout'));
+      entry.cancelTimer = schedule(timeoutMs, () => void expireEntry(entry, 'timeout'));
       options.events.record('permission.requested', { id, ref, tool: request.tool });
       void notify({ kind: 'requested', request });
       return { request, outcome };

@@ -1,5 +1,8 @@
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { ApiEndpoint } from '../api/create-api-client.js';
+import { createApiClient, type ApiEndpoint } from '../api/create-api-client.js';
+import { isConfigError } from '../config/config-error.js';
+import { lenientStateRoot } from '../config/lenient-state-root.js';
 import { loadConfig } from '../config/load-config.js';
 import { LoopError } from '../errors.js';
 import { statePaths } from '../state/state-paths.js';
@@ -44,6 +47,31 @@ export async function resolveEndpoint(options: EndpointOptions): Promise<ApiEndp
   const configFile = options.config || env['THE_LOOP_CONFIG'];
   if (!configFile && env['THE_LOOP_SOCKET']) return { socketPath: env['THE_LOOP_SOCKET'] };
   const file = path.resolve(cwd, configFile || defaultConfigFile);
-  const { state } = await loadConfig(file, { env, cwd });
-  return { socketPath: statePaths(state.root).controlSocket };
+  try {
+    const { state } = await loadConfig(file, { env, cwd });
+    return { socketPath: statePaths(state.root).controlSocket };
+  } catch (error) {
+    // A file edited while serve runs (before `the-loop reload`) may no longer validate; it still
+    // names its state root, and a serve answering there is the one meant (docs/design.md §22).
+    if (!isConfigError(error)) throw error;
+    const socketPath = await lenientControlSocket(file, env);
+    if (await answers(socketPath)) return { socketPath };
+    throw error;
+  }
+}
+
+/** The control socket from the file's `state.root`, read leniently (never validating the file). */
+export async function lenientControlSocket(
+  configFile: string,
+  env: NodeJS.ProcessEnv,
+): Promise<string> {
+  // Unreadable or missing, the file says nothing: the default root beside it is tried.
+  const text = await readFile(configFile, 'utf8').catch(() => '');
+  return statePaths(lenientStateRoot(text, configFile, env['HOME'])).controlSocket;
+}
+
+async function answers(socketPath: string): Promise<boolean> {
+  const client = createApiClient({ socketPath, timeoutMs: 2_000 });
+  const health = await client.request('GET', '/api/v1/health').catch(() => undefined);
+  return health?.status === 200;
 }

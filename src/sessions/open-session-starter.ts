@@ -4,6 +4,7 @@ import type { DeliveryCore } from '../delivery/create-delivery-core.js';
 import type { ReadinessTracker } from '../delivery/readiness-tracker.js';
 import { createClaudeAdapter } from '../harness/claude-adapter.js';
 import { createCommandAdapter } from '../harness/command-adapter.js';
+import type { HarnessAdapter } from '../harness/harness-adapter.js';
 import type { Logger } from '../log/create-logger.js';
 import type { TmuxDriver } from '../tmux/tmux-driver.js';
 import { createHarnessLauncher, type HarnessLauncherOptions } from './create-harness-launcher.js';
@@ -39,10 +40,12 @@ export function openSessionStarter(options: {
     driver,
     readiness,
     adapters: [
-      createClaudeAdapter({
-        permissionTimeoutSeconds: config.permissions.timeoutSeconds,
-        filesRoot: options.filesRoot,
-      }),
+      // Made per permission timeout, so a config reload reaches the next start's hooks.
+      perSetting(
+        () => config.permissions.timeoutSeconds,
+        (permissionTimeoutSeconds) =>
+          createClaudeAdapter({ permissionTimeoutSeconds, filesRoot: options.filesRoot }),
+      ),
       createCommandAdapter(),
     ],
     loopCommand: options.loopCommand,
@@ -66,4 +69,16 @@ export function openSessionStarter(options: {
     logger,
   });
   return { tokens, starter };
+}
+
+/** An adapter that plans with the one made for the setting's value at that moment. */
+function perSetting<T>(setting: () => T, make: (value: T) => HarnessAdapter): HarnessAdapter {
+  const made = new Map<T, HarnessAdapter>();
+  const current = (): HarnessAdapter => {
+    const value = setting();
+    const adapter = made.get(value) ?? make(value);
+    made.set(value, adapter);
+    return adapter;
+  };
+  return { kind: current().kind, plan: (context) => current().plan(context) };
 }

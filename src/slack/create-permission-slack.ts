@@ -1,3 +1,4 @@
+import { readLive, type Live } from '../config/live-config.js';
 import type { App } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { asLoopError } from '../errors.js';
@@ -71,7 +72,8 @@ export function createPermissionSlack(options: {
   readonly bindings: ThreadBindings;
   readonly registry: PermissionRegistry;
   readonly names: SlackNames;
-  readonly approvers: readonly string[];
+  /** Read at each decision, so a config reload applies at once. */
+  readonly approvers: Live<readonly string[]>;
   /** The folder for PostedRecords (`<state.root>/permissions/slack`). */
   readonly dir: string;
   readonly events: EventSink;
@@ -166,7 +168,7 @@ export function createPermissionSlack(options: {
       const verdict = verdictOf[actionId ?? ''];
       const id = parsePermissionId(value ?? '');
       if (!verdict || !id) return;
-      if (!mayDecide('slack', options.approvers, user)) {
+      if (!mayDecide('slack', readLive(options.approvers), user)) {
         logger.info({ event: 'slack.permission_refused', user, id }, 'not an approver');
         await ephemeral(channel, user, refusal(user), threadTs);
         return;
@@ -207,7 +209,7 @@ export function createPermissionSlack(options: {
     async threadCommand(message, ref) {
       const command = parsePermissionCommand(message.text);
       if (!command) return false;
-      if (!mayDecide('slack', options.approvers, message.user)) {
+      if (!mayDecide('slack', readLive(options.approvers), message.user)) {
         await ephemeral(message.channel, message.user, refusal(message.user), message.threadTs);
         return true;
       }

@@ -131,7 +131,7 @@ export function createSlackSurface(options: {
         bindings,
         registry: options.permissions,
         names,
-        approvers: config.slack.approvers,
+        approvers: () => config.slack.approvers,
         dir: path.join(paths.root, 'permissions', 'slack'),
         events,
         logger,
@@ -143,7 +143,7 @@ export function createSlackSurface(options: {
     delivery: options.delivery,
     names,
     commands: createThreadCommands({ standing: options.standing }),
-    authorizedUsers: config.slack.authorizedUsers,
+    authorizedUsers: () => config.slack.authorizedUsers,
     ...(permissionSlack ? { permissionCommand: permissionSlack.threadCommand } : {}),
     logger,
     ...(options.sessionTarget
@@ -249,7 +249,7 @@ export function createSlackSurface(options: {
     progress: createProgressReporter({
       client: app.client,
       bindings,
-      mode: config.slack.progress,
+      mode: () => config.slack.progress,
       logger,
       open: statusMessages,
     }),

@@ -1,3 +1,4 @@
+import { readLive, type Live } from '../config/live-config.js';
 import type { WebClient } from '@slack/web-api';
 import type { DeliveryCore } from '../delivery/create-delivery-core.js';
 import { asLoopError } from '../errors.js';
@@ -26,7 +27,8 @@ export interface ThreadHandlerOptions {
   readonly delivery: DeliveryCore;
   readonly names: SlackNames;
   readonly commands: ThreadCommands;
-  readonly authorizedUsers: readonly string[];
+  /** Read at each message, so a config reload applies at once. */
+  readonly authorizedUsers: Live<readonly string[]>;
   /**
    * `!allow` / `!deny` (DESIGN §14): judged before the authorized-user check, since approvers
    * decide them; true when the message was one and has been answered.
@@ -120,7 +122,7 @@ export function createThreadHandler(options: ThreadHandlerOptions) {
     const binding = await bindings.find(message.channel, message.threadTs);
     if (!binding) return;
     if (await options.permissionCommand?.(message, binding.ref)) return;
-    if (!options.authorizedUsers.includes(message.user)) {
+    if (!readLive(options.authorizedUsers).includes(message.user)) {
       await callSlack(
         'chat.postEphemeral',
         () =>

@@ -17,7 +17,7 @@ import type { RecordStore } from '../state/record-store.js';
 import { paneInfoFor } from '../tmux/pane-state-for.js';
 import type { SessionListing } from '../tmux/tmux-driver.js';
 import { checkStartable } from './check-startable.js';
-import { resolveDefinitions, type ResolvedStanding } from './resolve-definitions.js';
+import { resolveDefinitions, shownSource, type ResolvedStanding } from './resolve-definitions.js';
 import { standingMessages } from './standing-messages.js';
 import type {
   SlackBinding,
@@ -127,7 +127,7 @@ export function createStandingService(options: StandingServiceOptions): Standing
     const info = await driver.probe(standingTarget(resolved.definition.name));
     return toStandingView(
       resolved.definition,
-      resolved.source,
+      shownSource(resolved),
       record,
       info.owner === owner || info.state === 'absent' ? info : { state: 'unknown' },
       config.slack.channel,
@@ -178,6 +178,9 @@ export function createStandingService(options: StandingServiceOptions): Standing
 
   const startLocked = async (resolved: ResolvedStanding): Promise<StartOutcome> => {
     const { name } = resolved.definition;
+    if (resolved.undeclared) {
+      throw new LoopError('session_undeclared', standingMessages.undeclared(name));
+    }
     const { outcome } = await sessions.start(session(name), {
       async prepare() {
         const { brief, cwd } = await checkStartable(resolved.definition, resolved.source, config);
@@ -240,6 +243,17 @@ export function createStandingService(options: StandingServiceOptions): Standing
       }),
     );
 
+  const forgetUndeclared = async (name: string): Promise<void> => {
+    const forgotten = await lifecycle.run(name, async () => {
+      const current = await resolveOne(name);
+      if (!current.undeclared || current.record?.status === 'running') return false;
+      await store.remove(name);
+      events.record('standing.deleted', { name, reason: 'undeclared' });
+      return true;
+    });
+    if (forgotten) for (const observer of options.observers ?? []) observer.deleted?.(name);
+  };
+
   const service: StandingService = {
     async list() {
       const [all, listing] = await Promise.all([resolveAll(), driver.listSessions()]);
@@ -247,7 +261,7 @@ export function createStandingService(options: StandingServiceOptions): Standing
         const info = paneInfoFor(listing, standingTarget(resolved.definition.name), owner);
         return toStandingView(
           resolved.definition,
-          resolved.source,
+          shownSource(resolved),
           resolved.record,
           info,
           config.slack.channel,
@@ -269,13 +283,19 @@ export function createStandingService(options: StandingServiceOptions): Standing
     async stop(name) {
       const resolved = await resolveOne(name);
       const outcome = await lifecycle.run(name, () => stopLocked(name));
-      return { outcome, session: await view(resolved) };
+      const session = await view(resolved);
+      // Stopped, an undeclared session has nothing left to be: it is forgotten, as a delete does.
+      if (resolved.undeclared) await forgetUndeclared(name);
+      return { outcome, session };
     },
 
     async restart(name) {
       const resolved = await resolveOne(name);
       const outcome = await lifecycle.run(name, async () => {
         const current = await resolveOne(name);
+        if (current.undeclared) {
+          throw new LoopError('session_undeclared', standingMessages.undeclared(name));
+        }
         await checkStartable(current.definition, current.source, config);
         await stopLocked(name);
         return startLocked(await resolveOne(name));
@@ -370,7 +390,7 @@ export function createStandingService(options: StandingServiceOptions): Standing
     async startAll() {
       const all = await resolveAll();
       const names = all
-        .filter((entry) => entry.definition.autoStart)
+        .filter((entry) => entry.definition.autoStart && !entry.undeclared)
         .map((entry) => entry.definition.name);
       return bulk(names, async (name) => (await service.start(name)).outcome);
     },

@@ -1,5 +1,10 @@
 import type { StandingSessionConfig } from '../config/types.js';
-import type { StandingDefinition, StandingRecord, StandingSource } from './standing-types.js';
+import type {
+  ShownSource,
+  StandingDefinition,
+  StandingRecord,
+  StandingSource,
+} from './standing-types.js';
 
 export interface ResolvedStanding {
   readonly definition: StandingDefinition;
@@ -7,6 +12,13 @@ export interface ResolvedStanding {
   readonly record?: StandingRecord;
   /** For declared sessions: where in the config it is (`standing.sessions[2]`). */
   readonly configKey?: string;
+  /** Recorded as declared, but the config no longer declares it (a reload removed it). */
+  readonly undeclared?: boolean;
+}
+
+/** The source a session is shown with. */
+export function shownSource(resolved: ResolvedStanding): ShownSource {
+  return resolved.undeclared ? 'undeclared' : resolved.source;
 }
 
 /**
@@ -31,8 +43,13 @@ export function resolveDefinitions(
   });
   for (const record of byName.values()) {
     // A record of a session that used to be declared and was removed from the config still
-    // shows (so it can be stopped); it is listed with the source it was recorded with.
-    result.push({ definition: record.definition, source: record.source, record });
+    // shows, as undeclared, so it can be stopped.
+    result.push({
+      definition: record.definition,
+      source: record.source,
+      record,
+      ...(record.source === 'declared' ? { undeclared: true } : {}),
+    });
   }
   return result.sort((a, b) => a.definition.name.localeCompare(b.definition.name));
 }

@@ -33,6 +33,10 @@ export const standingMessages = {
       ? `\`${name}\` is already declared in the config; pick another name`
       : `a standing session \`${name}\` already exists; pick another name or delete it first ` +
         `(\`the-loop standing delete ${name}\`)`,
+  undeclared: (name: string) =>
+    `session \`${name}\` is no longer declared in the config (a reload removed it), so it is not ` +
+    `started again: declare it again and run \`the-loop reload\`, or create one with ` +
+    `\`the-loop standing create\`; \`the-loop standing stop ${name}\` ends and forgets it`,
   declared: (name: string, configKey: string) =>
     `session \`${name}\` is declared in the config (${configKey}) and cannot be deleted here; ` +
     `remove it from the config, or stop it with \`the-loop standing stop ${name}\``,

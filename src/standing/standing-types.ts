@@ -4,6 +4,13 @@ import type { SessionStatus } from '../sessions/session-status.js';
 import type { PaneState } from '../tmux/tmux-driver.js';
 
 export type StandingSource = 'declared' | 'created';
+
+/**
+ * How a session is shown: `undeclared` is a session recorded as declared whose name the config
+ * no longer declares (a reload removed it while it ran). It can be stopped, which forgets it, or
+ * deleted; it is not started again (docs/standing-sessions.md).
+ */
+export type ShownSource = StandingSource | 'undeclared';
 export type StandingStatus = SessionStatus;
 
 /**
@@ -42,7 +49,7 @@ export interface StandingRecord {
 export interface StandingView {
   readonly name: string;
   readonly ref: string;
-  readonly source: StandingSource;
+  readonly source: ShownSource;
   readonly description: string;
   readonly harness: string;
   readonly cwd: string;

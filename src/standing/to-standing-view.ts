@@ -3,16 +3,16 @@ import type { AgentState } from '../delivery/agent-state.js';
 import { shownStatus } from '../sessions/session-status.js';
 import type { SessionInfo } from '../tmux/tmux-driver.js';
 import type {
+  ShownSource,
   StandingDefinition,
   StandingRecord,
-  StandingSource,
   StandingView,
 } from './standing-types.js';
 
 /** The public face of a session: definition, record and tmux state; never the session token. */
 export function toStandingView(
   definition: StandingDefinition,
-  source: StandingSource,
+  source: ShownSource,
   record: StandingRecord | undefined,
   tmux: Pick<SessionInfo, 'state' | 'deadStatus'>,
   defaultChannel: string,

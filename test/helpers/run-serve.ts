@@ -63,8 +63,10 @@ export interface ServeFixture {
   readonly agentHome: string;
   readonly stateRoot: string;
   start(): Promise<void>;
-  /** SIGKILL (a crash) or SIGTERM (a clean stop). */
-  kill(signal: 'SIGKILL' | 'SIGTERM'): Promise<number | undefined>;
+  /** SIGKILL (a crash), SIGTERM or SIGINT (a clean stop); resolves with the exit code. */
+  kill(signal: 'SIGKILL' | 'SIGTERM' | 'SIGINT'): Promise<number | undefined>;
+  /** Sends a signal that should not end serve (SIGHUP: reload the config). */
+  signal(signal: 'SIGHUP'): void;
   cli(
     args: readonly string[],
     options?: { input?: string; env?: Record<string, string> },
@@ -162,6 +164,10 @@ export async function createServeFixture(
         stdout: String(result.stdout),
         stderr: String(result.stderr),
       };
+    },
+    signal(signal) {
+      if (!serve) throw new Error('serve is not running');
+      serve.kill(signal);
     },
     output: () => log,
     async dispose() {

@@ -41,7 +41,8 @@ export function controlRoutes(
     readonly workItems: WorkItemService;
     readonly deliveries: DeliveryLedger;
     readonly permissions: PermissionRegistry;
-    readonly services: readonly ServiceState[];
+    /** The status report's service rows, read at each request. */
+    readonly services: () => readonly ServiceState[];
     /** Where `agent.message` is recorded. */
     readonly events: Pick<EventLog, 'record'>;
   },
@@ -55,7 +56,7 @@ export function controlRoutes(
       config,
       standing,
       driver,
-      services: () => services,
+      services,
       version,
     }),
     ...standingRoutes(standing, {

@@ -1,5 +1,7 @@
+import { unlinkSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { App } from '../../app-types.js';
+import { errnoCode } from '../../errors.js';
 import { chooseLogFormat } from '../../log/choose-log-format.js';
 import { createLogger, type Logger } from '../../log/create-logger.js';
 import { printable } from '../../refs.js';
@@ -14,7 +16,8 @@ const signalExitCodes = { SIGINT: 130, SIGTERM: 143 } as const;
 /**
  * `the-loop serve`: logs on stdout (JSON lines, or readable ones on a terminal), tells people on
  * stderr. Stops serving on SIGINT or SIGTERM and leaves the sessions running (agents keep working
- * across a restart of the bot); a second signal while stopping ends the process at once.
+ * across a restart of the bot); a second signal while stopping ends the process at once. SIGHUP
+ * reloads the config (docs/design.md §18, §22): no signal it handles leaves the socket behind.
  */
 export const runServe: CommandHandler = async (context) => {
   const { io } = context;
@@ -43,12 +46,16 @@ export const runServe: CommandHandler = async (context) => {
     version: await readVersion(),
   });
   for (const line of app.surfacesOff) io.stderr.write(`${line}\n`);
+  // Before the socket exists: a signal's default action would end serve and leave it behind. A
+  // stop asked for while starting is done once the start is over.
+  const reloads = reloadOnHangup(app, io);
+  const stopAsked = waitForStop(io.signals ?? process);
   await startOrRelease(app, logger);
   io.stderr.write(
     `the-loop serve: listening on ${app.paths.controlSocket}; Ctrl-C stops serving ` +
       '(the sessions keep running)\n',
   );
-  await stopOnSignal(app, io);
+  await stopOnSignal(app, io, { controlSocket: app.paths.controlSocket, reloads, stopAsked });
   // Deliveries still waiting (for a session to become ready, for a confirmation) hold timers that
   // would keep the process alive for many seconds. They are abandoned, not lost: Slack and GitHub
   // messages stay in the inbox until handled, and the sessions keep running.
@@ -71,21 +78,84 @@ async function startOrRelease(app: App, logger: Logger): Promise<void> {
   }
 }
 
-/** Waits for SIGINT or SIGTERM, then stops the app; a second signal ends the process at once. */
-export async function stopOnSignal(app: Pick<App, 'stop'>, io: CliIo): Promise<void> {
+/**
+ * SIGHUP reloads the config, one reload at a time, saying on stderr what it did; once serve is
+ * stopping it is only noted. The handler stays to the end, so a late SIGHUP never kills serve.
+ */
+export function reloadOnHangup(app: Pick<App, 'reload'>, io: CliIo): { stopping(): void } {
   const signals = io.signals ?? process;
-  const signal = await waitForStop(signals);
+  let stopping = false;
+  signals.on('SIGHUP', () => {
+    if (stopping) {
+      io.stderr.write('the-loop serve: SIGHUP while stopping, not reloaded\n');
+      return;
+    }
+    io.stderr.write('the-loop serve: SIGHUP, reloading the config\n');
+    app.reload('signal').then(
+      (answer) => io.stderr.write(`the-loop serve: ${describeReload(answer)}\n`),
+      (error: unknown) =>
+        io.stderr.write(
+          `the-loop serve: config reload refused, nothing changed: ${error instanceof Error ? error.message : String(error)}\n`,
+        ),
+    );
+  });
+  return {
+    stopping: () => {
+      stopping = true;
+    },
+  };
+}
+
+function describeReload(answer: Awaited<ReturnType<App['reload']>>): string {
+  const applied = answer.applied.length ? answer.applied.join(', ') : 'nothing changed';
+  const restart = answer.needsRestart.length
+    ? `; needs a restart: ${answer.needsRestart.join(', ')}`
+    : '';
+  return `config reloaded: ${applied}${restart}`;
+}
+
+/**
+ * Waits for SIGINT or SIGTERM, then stops the app; a second signal ends the process at once,
+ * removing the control socket first (the app's stop removes it otherwise).
+ */
+export async function stopOnSignal(
+  app: Pick<App, 'stop'>,
+  io: CliIo,
+  options: {
+    readonly controlSocket?: string;
+    readonly reloads?: { stopping(): void };
+    /** A wait for the stop signal begun earlier (before serve started). */
+    readonly stopAsked?: Promise<StopSignal | undefined>;
+  } = {},
+): Promise<void> {
+  const { controlSocket, reloads } = options;
+  const signals = io.signals ?? process;
+  const signal = await (options.stopAsked ?? waitForStop(signals));
+  reloads?.stopping();
   io.stderr.write(`the-loop serve: ${signal ?? 'stop'}, stopping (again to stop at once)\n`);
   const stopped = new AbortController();
   void waitForStop(signals, stopped.signal).then((again) => {
     if (again === undefined) return;
     io.stderr.write(`the-loop serve: ${again} again, exiting now\n`);
+    if (controlSocket !== undefined) removeSocket(controlSocket, io);
     exitAtOnce(again, io);
   });
   try {
     await app.stop();
   } finally {
     stopped.abort();
+  }
+}
+
+/** Synchronous: the process ends right after, before any callback could run. */
+function removeSocket(socketPath: string, io: CliIo): void {
+  try {
+    unlinkSync(socketPath);
+  } catch (error) {
+    // ENOENT: the server's close got there first.
+    if (errnoCode(error) !== 'ENOENT') {
+      io.stderr.write(`the-loop serve: could not remove ${socketPath}: ${String(error)}\n`);
+    }
   }
 }
 

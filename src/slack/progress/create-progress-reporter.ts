@@ -1,3 +1,4 @@
+import { readLive, type Live } from '../../config/live-config.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { WebClient } from '@slack/web-api';
 import type { ProgressSink } from '../../api/routes/session-routes.js';
@@ -40,7 +41,8 @@ interface Turn {
 export function createProgressReporter(options: {
   readonly client: WebClient;
   readonly bindings: ThreadBindings;
-  readonly mode: Config['slack']['progress'];
+  /** Read at each turn's end, so a config reload applies to the next one. */
+  readonly mode: Live<Config['slack']['progress']>;
   readonly logger: Logger;
   readonly intervalMs?: number;
   readonly now?: () => number;
@@ -178,8 +180,9 @@ export function createProgressReporter(options: {
       if (!message) return;
       // The last word is an edit too: it keeps the pace, then is retried until it lands.
       await keepPace(turn);
+      const mode = readLive(options.mode);
       try {
-        if (options.mode === 'delete') {
+        if (mode === 'delete') {
           await callSlack(
             'chat.delete',
             () => client.chat.delete({ channel: message.channel, ts: message.ts }),
@@ -189,11 +192,7 @@ export function createProgressReporter(options: {
           await rewrite(message, formatProgressSummary(turn.tools, endedAt - turn.startedAt));
         }
       } catch (error) {
-        warn(
-          'slack.progress_failed',
-          options.mode === 'delete' ? 'chat.delete' : 'chat.update',
-          error,
-        );
+        warn('slack.progress_failed', mode === 'delete' ? 'chat.delete' : 'chat.update', error);
       }
       await options.open?.closed(message);
     });
@@ -206,17 +205,17 @@ export function createProgressReporter(options: {
     finish(turn);
   };
 
-  if (options.mode === 'off') {
-    return { turnStarted() {}, toolStarted() {}, toolFinished() {}, turnEnded() {} };
-  }
+  // `off` is read when a turn would begin: a turn already shown runs to its end.
+  const off = (): boolean => readLive(options.mode) === 'off';
   return {
     turnStarted(ref) {
       // A turn whose Stop never came (the agent was interrupted) ends where the next one starts.
       end(ref);
-      turns.set(ref, newTurn());
+      if (!off()) turns.set(ref, newTurn());
     },
     toolStarted(ref, tool, input) {
       let turn = turns.get(ref);
+      if (!turn && off()) return;
       if (!turn) {
         // A prompt taken without UserPromptSubmit (injected into a running turn): start here.
         turn = newTurn();

@@ -27,6 +27,7 @@ describe('the command table', () => {
         'hook',
         'mcp',
         'config check',
+        'reload',
         'manifest',
         'workitem list',
         'workitem start',
