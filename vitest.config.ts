@@ -4,7 +4,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     // The real-client tier needs a ~200 MB download and root for its namespace: `npm run test:real`.
-    exclude: ['test/real/**', 'node_modules/**'],
+    // The fleet tier needs a real nats-server: `npm run test:fleet`.
+    exclude: ['test/real/**', 'test/fleet/**', 'node_modules/**'],
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,

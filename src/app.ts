@@ -9,6 +9,14 @@ import { createConfirmationTracker } from './delivery/confirmation-tracker.js';
 import { createDeliveryCore } from './delivery/create-delivery-core.js';
 import { createDeliveryLedger } from './delivery/delivery-ledger.js';
 import { resolveByRefKind } from './delivery/resolve-by-ref-kind.js';
+import {
+  claimFleetNames,
+  fleetLocalOwner,
+  fleetRoutes,
+  fleetServiceState,
+  shareFleetPermissions,
+} from './fleet/fleet-seam.js';
+import { loadFleet } from './fleet/load-fleet.js';
 import { loadGithubSurface } from './github/load-github-surface.js';
 import { httpListenerFor } from './http/create-http-listener.js';
 import { createPermissionRegistry } from './permissions/create-permission-registry.js';
@@ -104,10 +112,24 @@ export async function createApp(options: AppOptions): Promise<App> {
   const files = sessionFilesKeeper(paths.root, logger);
   const observers = createObserverSet<StandingObserver & WorkItemObserver>([files.observer]);
   const shared = { config, driver, starter, tokens, readiness, events, owner, lifecycle };
-  const standing = expireStandingOnStop(
+  const fleet = await loadFleet({
+    fleet: config.fleet,
+    name: config.instance.name,
+    id: owner,
+    version: options.version,
+    stateRoot: paths.root,
+    env,
+    events,
+    logger,
+    localOwns: fleetLocalOwner({ config, store, permissions, paths, logger }),
+    sessions: async () => (await standing.list()).map((view) => view.name),
+  });
+  const localStanding = expireStandingOnStop(
     createStandingService({ ...shared, observers, store, delivery, stopGraceMs }),
     permissions,
   );
+  const standing = fleet ? claimFleetNames(localStanding, fleet) : localStanding;
+  if (fleet) shareFleetPermissions(permissions, fleet, logger);
   const workItems = expireWorkItemOnStop(
     createWorkItemService({ ...shared, observers, store: workItemStore, stopGraceMs }),
     permissions,
@@ -123,7 +145,12 @@ export async function createApp(options: AppOptions): Promise<App> {
   // Both surfaces claim their seen ids in the one ledger folder.
   const ledger = createDedupeLedger({ dir: paths.dedupe, logger });
   const surface = { config, env, paths, ledger, delivery, events, logger, permissions };
-  const slack = await loadSlackSurface({ ...surface, standing, sessionTarget: targets });
+  const slack = await loadSlackSurface({
+    ...surface,
+    standing,
+    sessionTarget: targets,
+    ...(fleet ? { fleet } : {}),
+  });
   const github = await loadGithubSurface({ ...surface, workItems });
   if (slack.surface) observers.add(slack.surface.observer);
   const posters = [slack.surface?.poster, github.surface?.poster];
@@ -136,22 +163,25 @@ export async function createApp(options: AppOptions): Promise<App> {
     github: github.outcome,
   });
 
-  const routes = controlRoutes({
-    config,
-    version: options.version,
-    driver,
-    standing,
-    workItems,
-    deliveries,
-    permissions,
-    services: states,
-    directory: createSessionDirectory({ tokens, standing, workItems }),
-    readiness,
-    confirmations,
-    replies,
-    logger,
-    ...(slack.surface ? { progress: slack.surface.progress } : {}),
-  });
+  const routes = [
+    ...controlRoutes({
+      config,
+      version: options.version,
+      driver,
+      standing,
+      workItems,
+      deliveries,
+      permissions,
+      services: fleet ? () => [...states, fleetServiceState(fleet.state())] : states,
+      directory: createSessionDirectory({ tokens, standing, workItems }),
+      readiness,
+      confirmations,
+      replies,
+      logger,
+      ...(slack.surface ? { progress: slack.surface.progress } : {}),
+    }),
+    ...fleetRoutes(fleet),
+  ];
   const tcp = tcpListenOption(config.api.listen, env['THE_LOOP_API_TOKEN'] ?? '');
   const server = createControlServer({ routes, logger, socketPath: paths.controlSocket, ...tcp });
   const publicRoutes = { ...slack.surface?.httpRoutes, ...github.surface?.httpRoutes };
@@ -167,6 +197,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     surfacesOff: surfacesOff(states),
     async start() {
       await server.start();
+      // Before any surface takes a message: a name held by another live instance refuses serve.
+      await fleet?.start();
       await pruner.start();
       await files.sweep();
       for (const part of listening) await part.start();
@@ -186,6 +218,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       // say so, while they are still connected.
       await permissions.expireAll('restart');
       for (const part of [...listening].reverse()) await part.stop();
+      await fleet?.stop();
       await server.stop();
       await tmux.runner.close();
       events.record('serve.stopped', { pid: process.pid });

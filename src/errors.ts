@@ -37,6 +37,10 @@ export const errorCodes = {
   /** A running session of ours whose record has no token: its hooks would not be accepted. */
   session_token_lost: 409,
   delivery_cancelled: 409,
+  /** Another live instance of the fleet holds this instance's name (docs/design.md §21). */
+  fleet_name_taken: 409,
+  /** The fleet's NATS server cannot be reached. */
+  fleet_down: 503,
   internal: 500,
 } as const;
 

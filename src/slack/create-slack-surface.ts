@@ -11,6 +11,7 @@ import type { WorkItemObserver } from '../workitems/create-workitem-service.js';
 import type { DedupeLedger } from '../state/create-dedupe-ledger.js';
 import type { StatePaths } from '../state/state-paths.js';
 import type { ProgressSink } from '../api/routes/session-routes.js';
+import type { Fleet } from '../fleet/create-fleet.js';
 import { createProgressReporter } from './progress/create-progress-reporter.js';
 import { createBoltLogger } from './bolt-logger.js';
 import { createAnnouncer } from './create-announcer.js';
@@ -28,6 +29,7 @@ import { createThreadHandler, type SessionTargetLookup } from './create-thread-h
 import { createFileReceiver } from './files/create-file-receiver.js';
 import { dedupeIds, isSlackInboxMessage, type SlackInboxMessage } from './slack-inbox-message.js';
 import { createThreadBindings } from './thread-bindings.js';
+import { createSlackFleetTarget, fleetThreadBindings } from '../fleet/create-slack-fleet-target.js';
 import { inboxMessageOfBody } from './to-inbox-message.js';
 
 export interface SlackCredentials {
@@ -67,8 +69,10 @@ export function createSlackSurface(options: {
   readonly permissions?: PermissionRegistry;
   /** The session a ref names (for files from Slack: its folder, and whether it is an agent). */
   readonly sessionTarget?: SessionTargetLookup;
+  /** Set when this instance is in a fleet: every envelope goes through it (docs/design.md §21). */
+  readonly fleet?: Fleet;
 }): SlackSurface {
-  const { config, credentials, paths, events } = options;
+  const { config, credentials, paths, events, fleet } = options;
   const logger = options.logger.child({ surface: 'slack' });
   const slackLogger = createBoltLogger(logger);
   const clientOptions = {
@@ -85,6 +89,7 @@ export function createSlackSurface(options: {
       appToken: credentials.appToken ?? '',
       ...(credentials.apiUrl ? { slackApiUrl: credentials.apiUrl } : {}),
       intake: (body) => intake(body),
+      ...(fleet ? { forward: (type, body) => fleet.takeSlack(type, body) } : {}),
       logger,
       slackLogger,
     });
@@ -92,7 +97,10 @@ export function createSlackSurface(options: {
   } else {
     const http = createHttpReceiver({
       signingSecret: credentials.signingSecret ?? '',
-      intake: (body) => intake(body),
+      intake: (body) =>
+        fleet && body['type'] === 'event_callback'
+          ? fleet.takeSlack('events_api', body)
+          : intake(body),
       logger,
       slackLogger,
     });
@@ -110,7 +118,8 @@ export function createSlackSurface(options: {
   });
   let initialized = false;
 
-  const bindings = createThreadBindings({ dir: paths.slackThreads, logger });
+  const localBindings = createThreadBindings({ dir: paths.slackThreads, logger });
+  const bindings = fleet ? fleetThreadBindings(localBindings, fleet, logger) : localBindings;
   const { ledger } = options;
   const names = createSlackNames({ client: app.client, logger });
   const permissionSlack = options.permissions
@@ -185,6 +194,9 @@ export function createSlackSurface(options: {
     const message = inboxMessageOfBody(body, Date.now());
     return message ? intakeOfReplies.accept(message) : undefined;
   };
+  if (fleet) {
+    fleet.attachSlack(createSlackFleetTarget({ app, client: app.client, intake, ledger, logger }));
+  }
   app.command(config.slack.command, async ({ command, ack, respond }) => {
     const answer = await slash({
       text: command.text,

@@ -31,7 +31,8 @@ export function controlRoutes(
     readonly workItems: WorkItemService;
     readonly deliveries: DeliveryLedger;
     readonly permissions: PermissionRegistry;
-    readonly services: readonly ServiceState[];
+    /** A function when a row changes while serve runs (the fleet's). */
+    readonly services: readonly ServiceState[] | (() => readonly ServiceState[]);
   },
 ): Route[] {
   const { config, standing, workItems, permissions, driver, version, deliveries, services } =
@@ -42,7 +43,7 @@ export function controlRoutes(
       config,
       standing,
       driver,
-      services: () => services,
+      services: typeof services === 'function' ? services : () => services,
       version,
     }),
     ...standingRoutes(standing),

@@ -72,6 +72,7 @@ const everyKey: DeepRequired<Config> = {
   permissions: { timeoutSeconds: 600 },
   http: { host: '127.0.0.1', port: 3000 },
   api: { listen: '' },
+  fleet: { nats: 'nats://127.0.0.1:4222', defaultInstance: 'laptop-b', retention: '24h' },
 };
 
 const maps = new Set(['harnesses']);
