@@ -4,6 +4,7 @@ import { runConfigCheck } from './commands/run-config-check.js';
 import { runDoctorCommand } from './commands/run-doctor.js';
 import { runHook } from './commands/run-hook.js';
 import { runInit } from './commands/run-init.js';
+import { runFleet } from '../fleet/run-fleet.js';
 import { runInstance } from './commands/run-instance.js';
 import { runManifest } from './commands/run-manifest.js';
 import { runPermissions } from './commands/run-permissions.js';
@@ -27,6 +28,7 @@ export const commandHandlers: Readonly<Record<CommandId, CommandHandler>> = {
   serve: runServe,
   status: runStatus,
   instance: runInstance,
+  fleet: runFleet,
   'standing list': runStandingList,
   'standing get': runStandingGet,
   'standing create': runStandingCreate,
