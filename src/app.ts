@@ -202,6 +202,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       await pruner.start();
       await files.sweep();
       for (const part of listening) await part.start();
+      await fleet?.open();
       events.record('serve.started', { instance: config.instance.name, pid: process.pid });
       // Sessions that ended while serve was away are recorded before anything is typed.
       await exitWatcher.check();

@@ -35,6 +35,8 @@ export interface Fleet {
   readonly name: string;
   /** Joins; throws `fleet_name_taken` when a live instance holds the name. */
   start(): Promise<void>;
+  /** Starts taking this instance's messages: once its surfaces are up. */
+  open(): Promise<void>;
   stop(): Promise<void>;
   /** A Slack envelope this instance received: resolves once it is safe to acknowledge. */
   takeSlack(type: string, body: Record<string, unknown>): Promise<void>;
@@ -70,6 +72,7 @@ export interface FleetOptions {
 }
 
 const reconnectMs = 2_000;
+const unboundRetryMs = 300;
 
 /** Joins this instance to the fleet over NATS JetStream (docs/design.md §21). */
 export function createFleet(options: FleetOptions): Fleet {
@@ -89,6 +92,7 @@ export function createFleet(options: FleetOptions): Fleet {
   let slack: SlackFleetTarget | undefined;
   let github: FleetTarget | undefined;
   let stopped = false;
+  let opened = false;
   let retry: NodeJS.Timeout | undefined;
   let refresh: NodeJS.Timeout | undefined;
   const stoppers: Array<() => Promise<void>> = [];
@@ -113,6 +117,16 @@ export function createFleet(options: FleetOptions): Fleet {
     await joinPresence(connected.kv('instances'), await entry());
     events.record('fleet.joined', { name: me });
     stoppers.push(await presence.watch(connected.kv('instances')));
+    refresh = setInterval(() => void refreshPresence(), presenceRefreshMs);
+    refresh.unref();
+    void watchStatus(connected);
+    bus = connected;
+    down = undefined;
+    if (opened) await consume(connected);
+    await flushOutbox();
+  };
+
+  const consume = async (connected: FleetBus): Promise<void> => {
     stoppers.push(
       await connected.consume('in', inboxConsumer(me), inboxSubject(me), (message) =>
         handle(message, (envelope) => (envelope.source === 'slack' ? slack : github)),
@@ -123,12 +137,6 @@ export function createFleet(options: FleetOptions): Fleet {
         handle(message, () => github),
       ),
     );
-    refresh = setInterval(() => void refreshPresence(), presenceRefreshMs);
-    refresh.unref();
-    void watchStatus(connected);
-    bus = connected;
-    down = undefined;
-    await flushOutbox();
   };
 
   const refreshPresence = async (): Promise<void> => {
@@ -211,8 +219,14 @@ export function createFleet(options: FleetOptions): Fleet {
 
   const ownerOf = async (lookup: OwnerLookup): Promise<string> => {
     switch (lookup.by) {
-      case 'key':
+      case 'key': {
+        const owner = await readOwner(lookup.bucket, lookup.key);
+        if (owner || lookup.bucket !== 'bindings') return owner ?? me;
+        // A reply can come right after its thread's announcement, before the owner has shared
+        // the binding: one more look before the thread counts as unbound.
+        await new Promise((resolve) => setTimeout(resolve, unboundRetryMs));
         return (await readOwner(lookup.bucket, lookup.key)) ?? me;
+      }
       case 'permission':
         return (
           (await readOwner('permissions', lookup.key)) ??
@@ -268,6 +282,10 @@ export function createFleet(options: FleetOptions): Fleet {
     name: me,
     async start() {
       await connectOnce();
+    },
+    async open() {
+      opened = true;
+      if (bus) await consume(bus);
     },
     async stop() {
       stopped = true;

@@ -117,6 +117,8 @@ describe.skipIf(unavailable !== undefined)(title, () => {
     receiver.attachSlack({ deliver: async () => undefined, notice: async () => undefined });
     await owner.start();
     await receiver.start();
+    await owner.open();
+    await receiver.open();
     await owner.threadBound('C1', '100.1', 'standing:sup');
     const body = (eventId: string) => ({
       type: 'event_callback',
