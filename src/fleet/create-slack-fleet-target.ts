@@ -7,6 +7,7 @@ import type { ThreadBindings } from '../slack/thread-bindings.js';
 import type { DedupeLedger } from '../state/create-dedupe-ledger.js';
 import type { Fleet } from './create-fleet.js';
 import type { FleetEnvelope, SlackFleetTarget } from './fleet-envelope.js';
+import type { FleetInstanceView } from './presence-view.js';
 
 /**
  * The owner's side of a Slack envelope routed to it (docs/design.md §21): a thread reply goes into
@@ -80,4 +81,16 @@ export function fleetThreadBindings(
         });
     },
   };
+}
+
+/** `/loop instances`: one line per instance of the fleet. */
+export function formatFleetLines(rows: readonly FleetInstanceView[]): string {
+  if (rows.length === 0) return 'No instances are live in the fleet.';
+  return rows
+    .map((row) => {
+      const state = row.live ? `live on ${row.host}, since ${row.startedAt}` : 'offline';
+      const sessions = row.sessions.length ? row.sessions.join(', ') : 'no sessions';
+      return `• \`${row.name}\` — ${state} — ${sessions}`;
+    })
+    .join('\n');
 }

@@ -29,7 +29,11 @@ import { createThreadHandler, type SessionTargetLookup } from './create-thread-h
 import { createFileReceiver } from './files/create-file-receiver.js';
 import { dedupeIds, isSlackInboxMessage, type SlackInboxMessage } from './slack-inbox-message.js';
 import { createThreadBindings } from './thread-bindings.js';
-import { createSlackFleetTarget, fleetThreadBindings } from '../fleet/create-slack-fleet-target.js';
+import {
+  createSlackFleetTarget,
+  fleetThreadBindings,
+  formatFleetLines,
+} from '../fleet/create-slack-fleet-target.js';
 import { inboxMessageOfBody } from './to-inbox-message.js';
 
 export interface SlackCredentials {
@@ -157,7 +161,11 @@ export function createSlackSurface(options: {
         }
       : {}),
   });
-  const slash = createSlashHandler({ config, standing: options.standing });
+  const slash = createSlashHandler({
+    config,
+    standing: options.standing,
+    ...(fleet ? { instances: async () => formatFleetLines(await fleet.list()) } : {}),
+  });
   const announcer = createAnnouncer({
     config,
     client: app.client,

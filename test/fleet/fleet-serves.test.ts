@@ -130,6 +130,18 @@ describe.skipIf(unavailable !== undefined)(title, () => {
     ]);
     const status = await alpha.cli(['status']);
     expect(status.stdout).toMatch(/fleet.*ok \(3 instances\)/);
+    const envelope = slack.slashCommandEnvelope({
+      command: '/loop',
+      text: 'instances',
+      user_id: dana,
+      channel_id: channel,
+    });
+    await slack.socket.send(envelope, { timeoutMs: 10_000 });
+    const answer = await slack.waitForResponse(
+      (post) => JSON.stringify(post.body).includes('`gamma`'),
+      20_000,
+    );
+    expect(JSON.stringify(answer.body)).toMatch(/`alpha` — live on .*`beta` — live/);
   });
 
   it('refuses to start a second live instance with a taken name, naming its host and id', async () => {
