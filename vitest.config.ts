@@ -5,7 +5,8 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // The real-client tier needs a ~200 MB download and root for its namespace: `npm run test:real`.
     // The browser tier needs Chromium: `npm run test:browser` (vitest.browser.config.ts).
-    exclude: ['test/real/**', 'test/browser/**', 'node_modules/**'],
+    // The fleet tier needs a real nats-server: `npm run test:fleet`.
+    exclude: ['test/real/**', 'test/browser/**', 'test/fleet/**', 'node_modules/**'],
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,

@@ -16,6 +16,14 @@ import { firstAnswer } from './delivery/first-answer.js';
 import { captureStyled } from './dashboard/capture-styled.js';
 import { openDashboard } from './dashboard/open-dashboard.js';
 import { resolveByRefKind } from './delivery/resolve-by-ref-kind.js';
+import {
+  claimFleetNames,
+  fleetLocalOwner,
+  fleetRoutes,
+  fleetServiceState,
+  shareFleetPermissions,
+} from './fleet/fleet-seam.js';
+import { loadFleet } from './fleet/load-fleet.js';
 import { loadGithubSurface } from './github/load-github-surface.js';
 import { httpListenerFor } from './http/create-http-listener.js';
 import { createPermissionRegistry } from './permissions/create-permission-registry.js';
@@ -34,6 +42,7 @@ import { claudeProjectsDir } from './harness/read-transcript-tail.js';
 import { filesRoot } from './slack/files/session-files-dir.js';
 import { sessionFilesKeeper } from './slack/files/session-files-keeper.js';
 import { loadSlackSurface } from './slack/load-slack-surface.js';
+import { createThreadBindings } from './slack/thread-bindings.js';
 import { autoStartAll } from './standing/auto-start-all.js';
 import { eventStreamRoute } from './stream/event-stream-route.js';
 import {
@@ -122,10 +131,27 @@ export async function createApp(options: AppOptions): Promise<App> {
   const files = sessionFilesKeeper(paths.root, logger);
   const observers = createObserverSet<StandingObserver & WorkItemObserver>([files.observer]);
   const shared = { config, driver, starter, tokens, readiness, events, owner, lifecycle };
-  const standing = expireStandingOnStop(
+  const fleet = await loadFleet({
+    fleet: config.fleet,
+    name: config.instance.name,
+    id: owner,
+    version: options.version,
+    stateRoot: paths.root,
+    env,
+    events,
+    logger,
+    localOwns: fleetLocalOwner({
+      ...{ config, store, permissions },
+      bindings: createThreadBindings({ dir: paths.slackThreads, logger }),
+    }),
+    sessions: async () => (await standing.list()).map((view) => view.name),
+  });
+  const localStanding = expireStandingOnStop(
     createStandingService({ ...shared, observers, store, delivery, stopGraceMs }),
     permissions,
   );
+  const standing = fleet ? claimFleetNames(localStanding, fleet) : localStanding;
+  if (fleet) shareFleetPermissions(permissions, fleet, logger);
   const workItems = expireWorkItemOnStop(
     createWorkItemService({ ...shared, observers, store: workItemStore, stopGraceMs }),
     permissions,
@@ -142,7 +168,12 @@ export async function createApp(options: AppOptions): Promise<App> {
   const ledger = createDedupeLedger({ dir: paths.dedupe, logger });
   const redactor = createRedactor(ownSecrets(env));
   const surface = { config, env, paths, ledger, delivery, events, logger, permissions, redactor };
-  const slack = await loadSlackSurface({ ...surface, standing, sessionTarget: targets });
+  const slack = await loadSlackSurface({
+    ...surface,
+    standing,
+    sessionTarget: targets,
+    ...(fleet ? { fleet } : {}),
+  });
   const github = await loadGithubSurface({ ...surface, workItems });
   if (slack.surface) observers.add(slack.surface.observer);
   const posters = [slack.surface?.poster, github.surface?.poster];
@@ -186,7 +217,11 @@ export async function createApp(options: AppOptions): Promise<App> {
       workItems,
       deliveries,
       permissions,
-      services: () => [...states, reloadServiceState(config.configPath, reloader.last())],
+      services: () => [
+        ...states,
+        reloadServiceState(config.configPath, reloader.last()),
+        ...(fleet ? [fleetServiceState(fleet.state())] : []),
+      ],
       directory: createSessionDirectory({ tokens, standing, workItems }),
       events,
       readiness,
@@ -200,6 +235,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     ...dashboard.routes,
     eventStreamRoute({ feed: events, logger }),
     ...reloadRoutes(reloader),
+    ...fleetRoutes(fleet),
   ];
   const tcp = tcpListenOption(config.api.listen, env['THE_LOOP_API_TOKEN'] ?? '');
   const server = createControlServer({ routes, logger, socketPath: paths.controlSocket, ...tcp });
@@ -217,10 +253,13 @@ export async function createApp(options: AppOptions): Promise<App> {
     reload: (trigger) => reloader.reload(trigger),
     async start() {
       await server.start();
+      // Before any surface takes a message: a name held by another live instance refuses serve.
+      await fleet?.start();
       await dashboard.start(routes);
       await pruner.start();
       await files.start();
       for (const part of listening) await part.start();
+      await fleet?.open();
       events.record('serve.started', { instance: config.instance.name, pid: process.pid });
       // Sessions that ended while serve was away are recorded before anything is typed.
       await exitWatcher.check();
@@ -240,6 +279,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         await permissions.expireAll('restart');
         for (const part of [...listening].reverse()) await part.stop();
         await dashboard.stop();
+        await fleet?.stop();
       } finally {
         // The control socket goes whatever else failed to stop: none is left behind (§18).
         await server.stop();

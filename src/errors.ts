@@ -45,6 +45,10 @@ export const errorCodes = {
   self_message: 400,
   /** An agent sent more than `agents.maxMessagesPerMinute` to other sessions. */
   rate_limited: 429,
+  /** Another live instance of the fleet holds this instance's name (docs/design.md §21). */
+  fleet_name_taken: 409,
+  /** The fleet's NATS server cannot be reached. */
+  fleet_down: 503,
   internal: 500,
 } as const;
 

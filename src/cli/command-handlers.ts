@@ -5,6 +5,7 @@ import { runDashboard } from './commands/run-dashboard.js';
 import { runDoctorCommand } from './commands/run-doctor.js';
 import { runHook } from './commands/run-hook.js';
 import { runInit } from './commands/run-init.js';
+import { runFleet } from './commands/run-fleet.js';
 import { runInstance } from './commands/run-instance.js';
 import { runManifest } from './commands/run-manifest.js';
 import { runMcp } from './commands/run-mcp.js';
@@ -30,6 +31,7 @@ export const commandHandlers: Readonly<Record<CommandId, CommandHandler>> = {
   serve: runServe,
   status: runStatus,
   instance: runInstance,
+  fleet: runFleet,
   'standing list': runStandingList,
   'standing get': runStandingGet,
   'standing create': runStandingCreate,

@@ -7,6 +7,7 @@ export type CommandId =
   | 'serve'
   | 'status'
   | 'instance'
+  | 'fleet'
   | 'standing list'
   | 'standing get'
   | 'standing create'
@@ -102,6 +103,14 @@ export const commandSpecs: readonly CommandSpec[] = [
     id: 'instance',
     usage: 'instance',
     summary: 'name, scope mode, declared and managed work items',
+    args: [],
+    flags: [],
+    json: true,
+  },
+  {
+    id: 'fleet',
+    usage: 'fleet',
+    summary: "the fleet's instances: live, or still holding a session name",
     args: [],
     flags: [],
     json: true,

@@ -1,5 +1,5 @@
 import type { ConfigIssue } from './config-error.js';
-import { dashboardListenProblems } from '../dashboard/dashboard-listen.js';
+import { dashboardListenProblems } from './dashboard-listen.js';
 import { keyPath } from './key-path.js';
 import { quote } from './quote.js';
 import type { RawConfig } from './raw-config.js';

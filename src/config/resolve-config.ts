@@ -90,10 +90,18 @@ export function resolveConfig(
     http: value.http,
     api: value.api,
     dashboard: value.dashboard,
+    ...(value.fleet ? { fleet: value.fleet } : {}),
   };
+  if (value.fleet && instance.name === '') issues.push(fleetNeedsName);
   if (issues.length > 0) throw new ConfigError(configPath, issues);
   return deepFreeze(config);
 }
+
+const fleetNeedsName: ConfigIssue = {
+  path: 'instance.name',
+  code: 'invalid_value',
+  message: 'a fleet instance needs a name, unique in the fleet: set `instance.name`',
+};
 
 function instanceBlock(raw: unknown): unknown {
   const isMapping = typeof raw === 'object' && raw !== null && !Array.isArray(raw);

@@ -109,4 +109,15 @@ export interface Config {
     readonly allowRemote: boolean;
     readonly allowedHosts: readonly string[];
   };
+  /** Left out: this instance runs alone and never touches NATS (docs/design.md §21). */
+  readonly fleet?: FleetConfig;
+}
+
+export interface FleetConfig {
+  /** One NATS URL, or several of a cluster separated by commas. */
+  readonly nats: string;
+  /** Where `/loop create NAME` goes without `on INSTANCE`; unset: the receiving instance. */
+  readonly defaultInstance?: string;
+  /** The streams' max age, as written (`24h`). */
+  readonly retention: string;
 }

@@ -9,7 +9,7 @@ import { closeServer, listenServer } from '../api/server-socket.js';
 import { errnoCode } from '../errors.js';
 import type { Logger } from '../log/create-logger.js';
 import { dashboardCss } from './dashboard-css.js';
-import type { DashboardListen } from './dashboard-listen.js';
+import type { DashboardListen } from '../config/dashboard-listen.js';
 import { allowedHostSet, guardRequest, isApiPath } from './guard-request.js';
 import { renderAppPage, renderLoginPage } from './render-pages.js';
 import { readSessionCookie, securityHeaders, sessionCookie } from './security-headers.js';

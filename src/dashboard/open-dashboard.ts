@@ -12,7 +12,7 @@ import type { PermissionRegistry } from '../permissions/create-permission-regist
 import type { StandingView } from '../standing/standing-types.js';
 import type { WorkItemRecord, WorkItemView } from '../workitems/workitem-types.js';
 import { createDashboardServer, type DashboardServer } from './create-dashboard-server.js';
-import { dashboardListen } from './dashboard-listen.js';
+import { dashboardListen } from '../config/dashboard-listen.js';
 import { createSignInStore } from './sign-in-store.js';
 import { createTerminalCache } from './terminal-cache.js';
 import { uiRoutes } from './ui-routes.js';

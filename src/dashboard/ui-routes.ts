@@ -1,5 +1,5 @@
 import type { Route } from '../api/route.js';
-import { sayLine } from '../cli/commands/run-standing-say.js';
+import { sayLine } from '../delivery/first-answer.js';
 import { objectBody } from '../api/routes/standing-routes.js';
 import type { ServiceState } from '../api/routes/status-routes.js';
 import type { Config } from '../config/types.js';

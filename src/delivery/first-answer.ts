@@ -48,3 +48,37 @@ export function firstAnswer(
       );
   });
 }
+
+/** One line per outcome (DESIGN §17); each but `delivered` says what happens next. */
+export function sayLine(name: string, answer: SayAnswer): string {
+  const id = `delivery ${answer.deliveryId}`;
+  const follow = `GET /api/v1/deliveries/${answer.deliveryId}`;
+  switch (answer.outcome) {
+    case 'delivered':
+      return `delivered to ${name} (${id})`;
+    case 'queued':
+      return `queued: ${name} takes it when ${answer.reason === 'busy' ? 'its running turn ends' : 'the messages before it are in'} (${id}; ${follow} tells the rest)`;
+    case 'held':
+      return `held: ${heldWhy(answer.reason)} — it goes in once that is over (${id}; ${follow} tells the rest)`;
+    case 'unconfirmed':
+      return (
+        `unconfirmed: typed into ${name}, but its harness did not confirm the prompt ` +
+        `(${id}); attach to check it arrived (\`the-loop standing get ${name}\` shows how)`
+      );
+  }
+}
+
+function heldWhy(reason: string | undefined): string {
+  switch (reason) {
+    case 'permission':
+      return 'the agent is waiting for a permission decision (`the-loop permissions`)';
+    case 'dialog':
+      return 'a dialog is open in the session (attach with tmux and answer it)';
+    case 'starting':
+      return 'the session is still starting';
+    case 'draft':
+      return 'someone is typing in the session';
+    default:
+      return reason ?? 'the session cannot take it yet';
+  }
+}

@@ -13,6 +13,7 @@ import type { StatePaths } from '../state/state-paths.js';
 import type { ProgressSink } from '../api/routes/session-routes.js';
 import { redactSlackClient } from '../redact/redact-slack-client.js';
 import type { Redactor } from '../redact/redact-text.js';
+import type { Fleet } from '../fleet/create-fleet.js';
 import { createProgressReporter } from './progress/create-progress-reporter.js';
 import {
   closeLeftOverStatusMessages,
@@ -34,6 +35,11 @@ import { createThreadHandler, type SessionTargetLookup } from './create-thread-h
 import { createFileReceiver } from './files/create-file-receiver.js';
 import { dedupeIds, isSlackInboxMessage, type SlackInboxMessage } from './slack-inbox-message.js';
 import { createThreadBindings } from './thread-bindings.js';
+import {
+  createSlackFleetTarget,
+  fleetThreadBindings,
+  formatFleetLines,
+} from './create-slack-fleet-target.js';
 import { inboxMessageOfBody } from './to-inbox-message.js';
 
 export interface SlackCredentials {
@@ -75,8 +81,10 @@ export function createSlackSurface(options: {
   readonly sessionTarget?: SessionTargetLookup;
   /** Runs on every text the client sends (docs/design.md §18). */
   readonly redactor: Redactor;
+  /** Set when this instance is in a fleet: every envelope goes through it (docs/design.md §21). */
+  readonly fleet?: Fleet;
 }): SlackSurface {
-  const { config, credentials, paths, events } = options;
+  const { config, credentials, paths, events, fleet } = options;
   const logger = options.logger.child({ surface: 'slack' });
   const slackLogger = createBoltLogger(logger);
   const clientOptions = {
@@ -93,6 +101,7 @@ export function createSlackSurface(options: {
       appToken: credentials.appToken ?? '',
       ...(credentials.apiUrl ? { slackApiUrl: credentials.apiUrl } : {}),
       intake: (body) => intake(body),
+      ...(fleet ? { forward: (type, body) => fleet.takeSlack(type, body) } : {}),
       logger,
       slackLogger,
     });
@@ -100,7 +109,10 @@ export function createSlackSurface(options: {
   } else {
     const http = createHttpReceiver({
       signingSecret: credentials.signingSecret ?? '',
-      intake: (body) => intake(body),
+      intake: (body) =>
+        fleet && body['type'] === 'event_callback'
+          ? fleet.takeSlack('events_api', body)
+          : intake(body),
       logger,
       slackLogger,
     });
@@ -120,7 +132,8 @@ export function createSlackSurface(options: {
   redactSlackClient(app.client, options.redactor);
   let initialized = false;
 
-  const bindings = createThreadBindings({ dir: paths.slackThreads, logger });
+  const localBindings = createThreadBindings({ dir: paths.slackThreads, logger });
+  const bindings = fleet ? fleetThreadBindings(localBindings, fleet, logger) : localBindings;
   const statusMessages = openStatusMessages(path.join(paths.root, 'slack', 'progress'), logger);
   const { ledger } = options;
   const names = createSlackNames({ client: app.client, logger });
@@ -159,7 +172,11 @@ export function createSlackSurface(options: {
         }
       : {}),
   });
-  const slash = createSlashHandler({ config, standing: options.standing });
+  const slash = createSlashHandler({
+    config,
+    standing: options.standing,
+    ...(fleet ? { instances: async () => formatFleetLines(await fleet.list()) } : {}),
+  });
   const announcer = createAnnouncer({
     config,
     client: app.client,
@@ -196,6 +213,9 @@ export function createSlackSurface(options: {
     const message = inboxMessageOfBody(body, Date.now());
     return message ? intakeOfReplies.accept(message) : undefined;
   };
+  if (fleet) {
+    fleet.attachSlack(createSlackFleetTarget({ app, client: app.client, intake, ledger, logger }));
+  }
   app.command(config.slack.command, async ({ command, ack, respond }) => {
     const answer = await slash({
       text: command.text,

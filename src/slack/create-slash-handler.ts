@@ -24,6 +24,8 @@ export interface SlashAnswer {
 export function createSlashHandler(options: {
   readonly config: Config;
   readonly standing: StandingService;
+  /** In a fleet: one line per instance (`/loop instances`, docs/design.md §21). */
+  readonly instances?: () => Promise<string>;
 }) {
   const { config, standing } = options;
   const command = config.slack.command;
@@ -42,6 +44,12 @@ export function createSlashHandler(options: {
     switch (parsed.verb) {
       case 'help':
         return { immediate: slashUsage(command) };
+      case 'instances':
+        return {
+          immediate: options.instances
+            ? await options.instances()
+            : 'This instance is not in a fleet (no `fleet` block in its config).',
+        };
       case 'usage-error':
         return { immediate: `${parsed.message}\n\n${slashUsage(command)}` };
       case 'list':

@@ -26,6 +26,11 @@ export function createSocketReceiver(options: {
   readonly appToken: string;
   readonly slackApiUrl?: string;
   readonly intake: SlackIntake;
+  /**
+   * A fleet instance hands every envelope to the fleet and acknowledges once it is safe there
+   * (docs/design.md §21); the owner then handles it as if it had received it.
+   */
+  readonly forward?: (type: string, body: Record<string, unknown>) => Promise<void>;
   readonly logger: Logger;
   readonly slackLogger: SlackLogger;
 }): SocketReceiver {
@@ -46,6 +51,15 @@ export function createSocketReceiver(options: {
 
   client.on('slack_event', async (args: SlackEventArgs) => {
     if (!app) return;
+    if (options.forward) {
+      try {
+        await options.forward(args.type, args.body);
+        await args.ack();
+      } catch (error) {
+        notRecorded(error);
+      }
+      return;
+    }
     const base = {
       body: args.body,
       ...(args.retry_num !== undefined ? { retryNum: args.retry_num } : {}),

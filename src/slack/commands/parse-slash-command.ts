@@ -14,6 +14,7 @@ export type SlashCommand =
   | { readonly verb: 'delete' | 'start' | 'stop' | 'restart'; readonly name: string }
   | { readonly verb: 'list' }
   | { readonly verb: 'status' }
+  | { readonly verb: 'instances' }
   | { readonly verb: 'help' }
   | { readonly verb: 'usage-error'; readonly message: string };
 
@@ -47,6 +48,7 @@ export function parseSlashCommand(text: string, command = '/loop'): SlashCommand
       return { verb: 'help' };
     case 'list':
     case 'status':
+    case 'instances':
       return words.length === 0
         ? { verb: spec.verb }
         : usageError(`\`${slash} ${spec.verb}\` takes nothing after it; ${usage}`);

@@ -1,6 +1,7 @@
 /** One `/loop` subcommand: its words after the verb and one line on what it does. */
 export interface SlashSubcommand {
-  readonly verb: 'create' | 'delete' | 'list' | 'start' | 'stop' | 'restart' | 'status' | 'help';
+  readonly verb:
+    'create' | 'delete' | 'list' | 'start' | 'stop' | 'restart' | 'status' | 'instances' | 'help';
   readonly args: string;
   readonly summary: string;
 }
@@ -18,5 +19,6 @@ export const slashSubcommands: readonly SlashSubcommand[] = [
   { verb: 'stop', args: '<name>', summary: 'stop a session; it keeps its thread and conversation' },
   { verb: 'restart', args: '<name>', summary: 'stop a session and start it again' },
   { verb: 'status', args: '', summary: 'how the sessions are doing' },
+  { verb: 'instances', args: '', summary: "the fleet's instances (docs/fleet.md)" },
   { verb: 'help', args: '', summary: 'this help' },
 ];

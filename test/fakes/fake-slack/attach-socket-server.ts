@@ -21,11 +21,18 @@ export interface FakeSocket {
    * client may not have read `hello` yet: before disconnecting it, await its own `connected`.
    */
   connected(timeoutMs?: number): Promise<void>;
+  /** Resolves once at least `count` clients are connected. */
+  connections(count: number, timeoutMs?: number): Promise<void>;
   /** Resolves once no client is connected: after `app.stop()`, so nothing is left open. */
   disconnected(timeoutMs?: number): Promise<void>;
   openConnections(): number;
-  /** Sends an envelope to the newest client; resolves with its ack, rejects after `timeoutMs`. */
+  /**
+   * Sends an envelope to the newest client (spreading: to the next one in turn); resolves with its
+   * ack, rejects after `timeoutMs`.
+   */
   send(envelope: SocketEnvelope, options?: { timeoutMs?: number }): Promise<SocketAck>;
+  /** Which connection (0 = the oldest open one) each envelope went to, by envelope id. */
+  readonly sentTo: ReadonlyMap<string, number>;
   /** Every ack received, late ones included, in order. */
   readonly acks: readonly SocketAck[];
   /**
@@ -38,7 +45,12 @@ export interface FakeSocket {
 /** Socket Mode on `/socket` of the fake's HTTP server, for URLs `issueUrl` hands out once each. */
 export function attachSocketServer(
   server: Server,
-  deps: { identity: FakeSlackIdentity; now: () => number; isDown: () => boolean },
+  deps: {
+    identity: FakeSlackIdentity;
+    now: () => number;
+    isDown: () => boolean;
+    spread?: boolean;
+  },
 ): FakeSocket & { issueUrl(): string; close(): void } {
   const wss = new WebSocketServer({ noServer: true });
   const tickets = new Set<string>();
@@ -46,6 +58,8 @@ export function attachSocketServer(
   const acks = createAckTracker(deps.now);
   const events = new EventEmitter();
   events.setMaxListeners(0);
+  const sentTo = new Map<string, number>();
+  let turn = 0;
 
   const hello = {
     type: 'hello',
@@ -109,13 +123,19 @@ export function attachSocketServer(
     openConnections: () => clients.size,
     connected: (timeoutMs = 10_000) =>
       until(() => clients.size > 0, timeoutMs, 'a Socket Mode client to connect'),
+    connections: (count, timeoutMs = 10_000) =>
+      until(() => clients.size >= count, timeoutMs, `${count} Socket Mode clients to connect`),
+    sentTo,
     disconnected: (timeoutMs = 10_000) =>
       until(() => clients.size === 0, timeoutMs, 'every Socket Mode client to disconnect'),
     send(envelope, { timeoutMs = 5_000 } = {}) {
-      const ws = [...clients].at(-1);
+      const open = [...clients];
+      const index = deps.spread ? turn++ % Math.max(1, open.length) : open.length - 1;
+      const ws = open[index];
       if (ws === undefined) {
         return Promise.reject(new Error('fake Slack: no Socket Mode client is connected'));
       }
+      sentTo.set(envelope.envelope_id, index);
       const ack = acks.expect(envelope.envelope_id, timeoutMs);
       ws.send(JSON.stringify(envelope));
       return ack;

@@ -29,6 +29,11 @@ export interface FakeSlackOptions {
   readonly scopes?: readonly string[];
   /** The clock for `at`, `sentAt`, `ackedAt` and `event_time`; Date.now by default. */
   readonly now?: () => number;
+  /**
+   * Hand each envelope to the next open Socket Mode connection in turn, as Slack spreads one app's
+   * envelopes over all its connections; by default every envelope goes to the newest one.
+   */
+  readonly spread?: boolean;
 }
 
 export function fakeSlackIdentity(options: FakeSlackOptions): FakeSlackIdentity {

@@ -42,7 +42,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}) {
   const isDown = () => down;
 
   const server = createServer();
-  const socket = attachSocketServer(server, { identity, now, isDown });
+  const spread = options.spread === true;
+  const socket = attachSocketServer(server, { identity, now, isDown, spread });
   let baseUrl = '';
   const files = createFileStore(identity, () => baseUrl);
   const methods = createWebApiMethods(identity, nextTs, socket.issueUrl, files);

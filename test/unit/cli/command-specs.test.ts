@@ -15,6 +15,7 @@ describe('the command table', () => {
         'serve',
         'status',
         'instance',
+        'fleet',
         'standing list',
         'standing get',
         'standing create',

@@ -135,7 +135,7 @@ describe('reloadedConfig', () => {
 
   it('removes a restart key the file added', () => {
     const running = resolve(base);
-    const next = { ...resolve(base), fleet: { nats: 'nats://x' } };
+    const next = { ...resolve(base), fleet: { nats: 'nats://x', retention: '24h' } };
     const result = reloadedConfig(running, next) as unknown as Record<string, unknown>;
     expect('fleet' in result).toBe(false);
     expect(diffConfig(running, next).needsRestart).toEqual(['fleet']);

@@ -24,6 +24,10 @@ const noStaticDefault = new Set([
   'standing.sessions[].promptFile',
   'standing.sessions[].slack.channel',
   'slack.approvers',
+  // Left out, the instance runs alone (docs/design.md §21).
+  'fleet',
+  'fleet.nats',
+  'fleet.defaultInstance',
   'github.approvers',
   'github.repos[].repo',
   'github.repos[].path',

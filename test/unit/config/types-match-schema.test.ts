@@ -75,6 +75,7 @@ const everyKey: DeepRequired<Config> = {
   http: { host: '127.0.0.1', port: 3000 },
   api: { listen: '' },
   dashboard: { listen: '127.0.0.1:8791', allowRemote: true, allowedHosts: ['loop.example'] },
+  fleet: { nats: 'nats://127.0.0.1:4222', defaultInstance: 'laptop-b', retention: '24h' },
 };
 
 const maps = new Set(['harnesses']);

@@ -3,7 +3,7 @@ import {
   dashboardListen,
   dashboardListenProblems,
   isLoopbackHost,
-} from '../../../src/dashboard/dashboard-listen.js';
+} from '../../../src/config/dashboard-listen.js';
 
 describe('dashboard.listen', () => {
   it('is off, or host and port', () => {

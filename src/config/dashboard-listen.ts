@@ -1,4 +1,4 @@
-import { parseListenAddress } from '../config/listen-address.js';
+import { parseListenAddress } from './listen-address.js';
 
 /**
  * Where the dashboard listens (docs/design.md §19), as pure rules over the config: `off`, or a
