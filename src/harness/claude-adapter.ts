@@ -25,16 +25,16 @@ export function createClaudeAdapter(
     kind: 'claude',
     async plan(context: LaunchContext) {
       const settingsPath = path.join(context.harnessDir, `${context.tmuxName}.settings.json`);
-      await writeFileAtomic(
-        settingsPath,
-        `${JSON.stringify(claudeSettings(context.loopCommand, hooks), null, 2)}\n`,
-      );
       const filesDir =
         options.filesRoot === undefined
           ? undefined
           : path.join(options.filesRoot, context.tmuxName);
       // Claude Code reads only under its cwd and added directories; files from Slack land here.
+      // The folder goes in the settings, not `--add-dir`: that opens a trust dialog on 2.1.332
+      // (docs/design.md §23), and nothing but the-loop's own folder is trusted on anyone's behalf.
       if (filesDir !== undefined) await ensurePrivateDir(filesDir);
+      const settings = claudeSettings(context.loopCommand, hooks, filesDir ? [filesDir] : []);
+      await writeFileAtomic(settingsPath, `${JSON.stringify(settings, null, 2)}\n`);
       const resuming = context.conversationId !== undefined;
       const conversationId = context.conversationId ?? newId();
       return {
@@ -45,7 +45,6 @@ export function createClaudeAdapter(
           ...(resuming ? ['--resume', conversationId] : ['--session-id', conversationId]),
           '--settings',
           settingsPath,
-          ...(filesDir === undefined ? [] : ['--add-dir', filesDir]),
         ],
         conversationId,
         resuming,
