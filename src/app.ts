@@ -55,7 +55,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const { driver } = tmux;
   const timeoutMs = config.permissions.timeoutSeconds * 1000;
   const permissions = createPermissionRegistry({ timeoutMs, events, logger });
-  const readiness = recordedAgentStates(events);
+  const readiness = recordedAgentStates(events, config.tmux.socket);
   const deliveries = createDeliveryLedger();
   const confirmations = createConfirmationTracker();
   // serve alone writes these records, so after the first listing they are read from memory.
@@ -81,6 +81,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     lifecycle,
     timing: config.delivery,
     ledger: deliveries,
+    tmuxSocket: config.tmux.socket,
     onExited: (ref, exitStatus) => {
       const name = parseStandingRef(ref);
       void (name ? standing.markExited(name, exitStatus) : workItems.markExited(ref, exitStatus));

@@ -12,6 +12,7 @@ import { newDeliveryTag } from './delivery-tag.js';
 import { frameMessage, sanitizeText, type Origin } from './frame-message.js';
 import { boxHoldsPaste, type ScreenReader } from '../harness/claude-screen.js';
 import { createInputBox, type ScreenTarget } from './input-box.js';
+import { tmuxAttachCommand } from '../tmux/attach-command.js';
 
 /** The session a ref resolves to, as far as typing into it is concerned. */
 export interface DeliveryTarget {
@@ -98,6 +99,8 @@ export interface DeliveryCoreOptions {
   readonly lifecycle?: KeyedQueue;
   /** A paste found the session's pane dead: its owner records the exit. */
   readonly onExited?: (ref: string, exitStatus: number | undefined) => void;
+  /** `tmux.socket` ("" or unset = the default server), for the attach line in refusals (§17). */
+  readonly tmuxSocket?: string;
 }
 
 /** Large enough for a pasted log or file, small enough that one message cannot wedge a pane. */
@@ -122,6 +125,7 @@ export function createDeliveryCore(options: DeliveryCoreOptions): DeliveryCore {
     driver,
     draftWaitMs: timing.draftWaitMs ?? 30_000,
     noBoxTimeoutMs: timing.readyTimeoutMs,
+    ...(options.tmuxSocket ? { tmuxSocket: options.tmuxSocket } : {}),
     press: async (target, key) => {
       await lifecycle.run(refOf.get(target.tmuxName) ?? target.tmuxName, () =>
         driver.sendKeys(target.tmuxName, target.owner, [key]),
@@ -250,7 +254,8 @@ export function createDeliveryCore(options: DeliveryCoreOptions): DeliveryCore {
             throw new LoopError(
               'delivery_failed',
               `a dialog in \`${target.tmuxName}\` took the message three times; nothing was ` +
-                `submitted — look at it with \`tmux attach -r -t '=${target.tmuxName}'\``,
+                `submitted — look at it with ` +
+                `\`${tmuxAttachCommand(target.tmuxName, options.tmuxSocket, { readOnly: true })}\``,
             );
           }
           continue;

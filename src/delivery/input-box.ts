@@ -4,6 +4,7 @@ import type { AgentScreen, ScreenReader } from '../harness/claude-screen.js';
 import { boxHoldsPaste } from '../harness/claude-screen.js';
 import type { TmuxDriver } from '../tmux/tmux-driver.js';
 import { cancelled } from './agent-states.js';
+import { tmuxAttachCommand } from '../tmux/attach-command.js';
 
 /** A session whose screen the-loop can read, as the input-box steps need it. */
 export interface ScreenTarget {
@@ -29,8 +30,13 @@ export function createInputBox(options: {
   readonly noBoxTimeoutMs: number;
   /** Runs a key press under the session's lifecycle lock. */
   readonly press: (target: ScreenTarget, key: string) => Promise<void>;
+  /** `tmux.socket` ("" or unset = the default server), for the attach line in refusals (§17). */
+  readonly tmuxSocket?: string;
 }) {
   const { driver } = options;
+
+  const attach = (target: ScreenTarget, readOnly = true): string =>
+    tmuxAttachCommand(target.tmuxName, options.tmuxSocket, { readOnly });
 
   const look = async (target: ScreenTarget): Promise<AgentScreen> =>
     target.screen(await driver.capture(target.tmuxName));
@@ -61,7 +67,7 @@ export function createInputBox(options: {
           throw new LoopError(
             'delivery_failed',
             `\`${target.tmuxName}\` shows no input box and no dialog the-loop knows; look at it with ` +
-              `\`tmux attach -r -t '=${target.tmuxName}'\``,
+              `\`${attach(target)}\``,
           );
         }
       } else {
@@ -94,7 +100,7 @@ export function createInputBox(options: {
           throw new LoopError(
             'delivery_failed',
             `the input box of \`${target.tmuxName}\` holds text the-loop could not clear; nothing ` +
-              `was typed — look at it with \`tmux attach -t '=${target.tmuxName}'\``,
+              `was typed — look at it with \`${attach(target, false)}\``,
           );
         }
       }
@@ -129,7 +135,7 @@ export function createInputBox(options: {
           'delivery_failed',
           `the message did not show in \`${target.tmuxName}\`'s input box within ` +
             `${Math.round(ms / 1000)} s, so Enter was not pressed and nothing was submitted; look at ` +
-            `it with \`tmux attach -r -t '=${target.tmuxName}'\``,
+            `it with \`${attach(target)}\``,
         );
       }
       if (signal?.aborted && !sawDialog) throw cancelled();

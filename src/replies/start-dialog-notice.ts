@@ -1,6 +1,7 @@
 import type { StartDialog } from '../sessions/watch-start-dialogs.js';
 import type { Logger } from '../log/create-logger.js';
 import type { ReplyRouter } from './reply-router.js';
+import { tmuxAttachCommand } from '../tmux/attach-command.js';
 
 const asks: Record<StartDialog, string> = {
   trust: 'whether to trust the folder it runs in',
@@ -16,10 +17,9 @@ export function startDialogNotice(
   dialog: StartDialog,
   facts: { readonly tmuxName: string; readonly tmuxSocket?: string },
 ): string {
-  const socket = facts.tmuxSocket ? `-L '${facts.tmuxSocket}' ` : '';
   return (
     `⏳ The agent has not started: Claude Code asks ${asks[dialog]}. Nothing is typed until ` +
-    `someone answers it in the terminal: \`tmux ${socket}attach -t '=${facts.tmuxName}'\`; ` +
+    `someone answers it in the terminal: \`${tmuxAttachCommand(facts.tmuxName, facts.tmuxSocket)}\`; ` +
     `the boot prompt and waiting messages go in then.`
   );
 }
