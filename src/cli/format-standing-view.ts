@@ -11,6 +11,8 @@ export function formatStandingView(session: StandingView, tmuxSocket: string): s
     ['source', session.source],
     ['status', session.status],
     ['tmux', session.tmux],
+    // `blocked`: a dialog or a screen the-loop cannot read waits for a person (§13).
+    ['agent', session.agentState ?? undefined],
     ['harness', session.harness],
     ['cwd', session.cwd],
     ['auto-start', session.autoStart ? 'yes' : 'no'],

@@ -63,6 +63,8 @@ export interface Config {
     readonly confirmTimeoutMs: number;
     /** How long a message waits for a person's draft in the input box. */
     readonly draftWaitMs: number;
+    /** How long a screen may show neither input box nor known dialog before it blocks (§13). */
+    readonly unknownScreenMs: number;
   };
   readonly slack: {
     readonly enabled: boolean;

@@ -13,6 +13,7 @@ import { frameMessage, sanitizeText, type Origin } from './frame-message.js';
 import { boxHoldsPaste, type ScreenReader } from '../harness/claude-screen.js';
 import { createInputBox, type ScreenTarget } from './input-box.js';
 import { tmuxAttachCommand } from '../tmux/attach-command.js';
+import type { ScreenBlocks } from './screen-blocks.js';
 
 /** The session a ref resolves to, as far as typing into it is concerned. */
 export interface DeliveryTarget {
@@ -76,6 +77,8 @@ export interface DeliveryTiming {
   readonly submitDelayMs: number;
   readonly confirmTimeoutMs: number;
   readonly draftWaitMs?: number;
+  /** How long a screen may show neither input box nor known dialog before it blocks (§13). */
+  readonly unknownScreenMs?: number;
 }
 
 export interface EventSink {
@@ -101,6 +104,8 @@ export interface DeliveryCoreOptions {
   readonly onExited?: (ref: string, exitStatus: number | undefined) => void;
   /** `tmux.socket` ("" or unset = the default server), for the attach line in refusals (§17). */
   readonly tmuxSocket?: string;
+  /** A screen the-loop cannot read blocks the session (§13); without it the delivery fails. */
+  readonly screenBlocks?: ScreenBlocks;
 }
 
 /** Large enough for a pasted log or file, small enough that one message cannot wedge a pane. */
@@ -124,7 +129,17 @@ export function createDeliveryCore(options: DeliveryCoreOptions): DeliveryCore {
   const inputBox = createInputBox({
     driver,
     draftWaitMs: timing.draftWaitMs ?? 30_000,
-    noBoxTimeoutMs: timing.readyTimeoutMs,
+    noBoxTimeoutMs: timing.unknownScreenMs ?? timing.readyTimeoutMs,
+    ...(options.screenBlocks
+      ? {
+          unreadable: (target: ScreenTarget, capture: string) =>
+            options.screenBlocks?.unreadable(
+              { tmuxName: target.tmuxName, ...(target.ref ? { ref: target.ref } : {}) },
+              capture,
+              target.screen,
+            ),
+        }
+      : {}),
     ...(options.tmuxSocket ? { tmuxSocket: options.tmuxSocket } : {}),
     press: async (target, key) => {
       await lifecycle.run(refOf.get(target.tmuxName) ?? target.tmuxName, () =>
@@ -184,7 +199,12 @@ export function createDeliveryCore(options: DeliveryCoreOptions): DeliveryCore {
   const screenTarget = (target: DeliveryTarget): ScreenTarget => {
     if (!target.screen) throw new Error('this harness has no screen reader');
     refOf.set(target.tmuxName, target.ref);
-    return { tmuxName: target.tmuxName, owner: target.owner, screen: target.screen };
+    return {
+      tmuxName: target.tmuxName,
+      ref: target.ref,
+      owner: target.owner,
+      screen: target.screen,
+    };
   };
 
   /** A message typed into a running turn is taken when the turn ends (or injected into it). */

@@ -25,6 +25,25 @@ export function startDialogNotice(
 }
 
 /**
+ * What a session's people are told, once, when its screen shows neither the input box nor a
+ * dialog the-loop knows (docs/design.md §13, §23): the screen's first lines, that nothing is
+ * typed, and how to answer it.
+ */
+export function unreadableScreenNotice(
+  head: readonly string[],
+  facts: { readonly tmuxName: string; readonly tmuxSocket?: string },
+): string {
+  const quoted =
+    head.length > 0 ? head.map((line) => `> ${line}`).join('\n') : '> (nothing readable)';
+  return (
+    `⏳ The agent is blocked: its screen shows something the-loop does not recognise, so nothing ` +
+    `is typed into it:\n${quoted}\n` +
+    `Answer it in the terminal: \`${tmuxAttachCommand(facts.tmuxName, facts.tmuxSocket)}\`; ` +
+    `waiting messages go in once the input box is back.`
+  );
+}
+
+/**
  * The start-dialog notices of serve: each dialog is recorded (`agent.start_dialog`) at once and
  * told through the reply router once `tellThrough` has it — the launcher that sees dialogs is
  * built before the surfaces the router posts to.
@@ -36,6 +55,11 @@ export function startDialogNotices(options: {
   readonly tmuxSocket: string;
 }): {
   seen(session: { readonly ref?: string; readonly tmuxName: string }, dialog: StartDialog): void;
+  /** A screen the-loop cannot read blocked the session (at start or later): told once per block. */
+  unreadable(
+    session: { readonly ref?: string; readonly tmuxName: string },
+    head: readonly string[],
+  ): void;
   tellThrough(replies: Pick<ReplyRouter, 'post'>): void;
 } {
   const { events, logger, tmuxSocket } = options;
@@ -45,6 +69,17 @@ export function startDialogNotices(options: {
       const ref = session.ref ?? session.tmuxName;
       events.record('agent.start_dialog', { ref, dialog });
       const text = startDialogNotice(dialog, {
+        tmuxName: session.tmuxName,
+        ...(tmuxSocket ? { tmuxSocket } : {}),
+      });
+      void replies?.post(ref, text, 'notice').catch((error: unknown) => {
+        logger.warn({ event: 'session.start_dialog_notice_failed', ref, err: error }, 'not told');
+      });
+    },
+    unreadable(session, head) {
+      const ref = session.ref ?? session.tmuxName;
+      events.record('agent.start_dialog', { ref, dialog: 'unknown' });
+      const text = unreadableScreenNotice(head, {
         tmuxName: session.tmuxName,
         ...(tmuxSocket ? { tmuxSocket } : {}),
       });

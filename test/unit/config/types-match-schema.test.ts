@@ -49,7 +49,13 @@ const everyKey: DeepRequired<Config> = {
       },
     ],
   },
-  delivery: { readyTimeoutMs: 1, submitDelayMs: 1, confirmTimeoutMs: 1, draftWaitMs: 1 },
+  delivery: {
+    readyTimeoutMs: 1,
+    submitDelayMs: 1,
+    confirmTimeoutMs: 1,
+    draftWaitMs: 1,
+    unknownScreenMs: 1,
+  },
   slack: {
     enabled: true,
     mode: 'socket',
