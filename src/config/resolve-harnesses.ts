@@ -46,6 +46,14 @@ export function resolveHarnesses(
       continue;
     }
     const readyPattern = own.readyPattern ?? inherited.readyPattern;
+    const permissionMode = own.permissionMode ?? inherited.permissionMode;
+    if (permissionMode !== undefined && kind !== 'claude') {
+      issues.push({
+        path: keyPath(['harnesses', name, 'permissionMode']),
+        code: 'invalid_value',
+        message: 'only a harness of kind `claude` takes a permission mode: remove it',
+      });
+    }
     if (readyPattern !== undefined) {
       const problem = regexProblem(readyPattern);
       if (problem !== undefined) {
@@ -63,6 +71,7 @@ export function resolveHarnesses(
       agent: own.agent ?? inherited.agent ?? kindDefaults[kind].agent,
       interruptKey: own.interruptKey ?? inherited.interruptKey ?? kindDefaults[kind].interruptKey,
       ...(readyPattern === undefined ? {} : { readyPattern }),
+      ...(permissionMode === undefined ? {} : { permissionMode }),
     };
   }
   return { harnesses, issues };

@@ -22,7 +22,12 @@ export interface HarnessConfig {
   readonly interruptKey: string;
   /** command kind: the session is ready once capture-pane matches this regular expression. */
   readonly readyPattern?: string;
+  /** claude kind: the `--permission-mode` sessions start with (docs/design.md §23). */
+  readonly permissionMode?: ClaudePermissionMode;
 }
+
+/** `ask` is `default` or `manual`, whichever the installed Claude Code knows. */
+export type ClaudePermissionMode = 'ask' | 'auto' | 'acceptEdits' | 'plan';
 
 export interface StandingSessionConfig {
   readonly name: string;

@@ -5,6 +5,7 @@ import { writeFileAtomic } from '../state/write-file-atomic.js';
 import type { HarnessAdapter, LaunchContext } from './harness-adapter.js';
 import { claudeHookTable, claudeHooksVersion, claudeSettings } from './claude-settings.js';
 import { readClaudeScreen } from './claude-screen.js';
+import { createHelpReader, permissionModeArgument } from './claude-permission-mode.js';
 
 /**
  * Claude Code: a fresh conversation gets `--session-id <uuid>` so the-loop knows the id before the
@@ -17,10 +18,13 @@ export function createClaudeAdapter(
     permissionTimeoutSeconds?: number;
     /** `<state.root>/files`: each session may read the files people sent it from its folder here. */
     filesRoot?: string;
+    /** Reads `<command> --help`, to name `ask` as the installed Claude Code does (§23). */
+    readHelp?: (command: string) => Promise<string>;
   } = {},
 ): HarnessAdapter {
   const newId = options.newId ?? randomUUID;
   const hooks = claudeHookTable(options.permissionTimeoutSeconds);
+  const readHelp = options.readHelp ?? createHelpReader();
   return {
     kind: 'claude',
     async plan(context: LaunchContext) {
@@ -35,11 +39,23 @@ export function createClaudeAdapter(
       if (filesDir !== undefined) await ensurePrivateDir(filesDir);
       const settings = claudeSettings(context.loopCommand, hooks, filesDir ? [filesDir] : []);
       await writeFileAtomic(settingsPath, `${JSON.stringify(settings, null, 2)}\n`);
+      const mode = context.harness.permissionMode;
+      const modeArgs =
+        mode === undefined
+          ? []
+          : [
+              '--permission-mode',
+              permissionModeArgument(
+                mode,
+                mode === 'ask' ? await readHelp(context.harness.command) : '',
+              ),
+            ];
       const resuming = context.conversationId !== undefined;
       const conversationId = context.conversationId ?? newId();
       return {
         argv: [
           context.harness.command,
+          ...modeArgs,
           ...context.harness.args,
           ...context.args,
           ...(resuming ? ['--resume', conversationId] : ['--session-id', conversationId]),

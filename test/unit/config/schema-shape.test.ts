@@ -16,6 +16,7 @@ const noStaticDefault = new Set([
   'harnesses.<name>.agent',
   'harnesses.<name>.interruptKey',
   'harnesses.<name>.readyPattern',
+  'harnesses.<name>.permissionMode',
   'standing.sessions[].name',
   'standing.sessions[].harness',
   'standing.sessions[].cwd',

@@ -29,6 +29,7 @@ const everyKey: DeepRequired<Config> = {
       agent: true,
       interruptKey: 'C-c',
       readyPattern: '^> ',
+      permissionMode: 'ask',
     },
   },
   defaults: { harness: 'codex', cwd: '/srv' },
