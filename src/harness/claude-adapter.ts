@@ -19,7 +19,7 @@ export function createClaudeAdapter(
     /** `<state.root>/files`: each session may read the files people sent it from its folder here. */
     filesRoot?: string;
     /** Reads `<command> --help`, to name `ask` as the installed Claude Code does (§23). */
-    readHelp?: (command: string) => Promise<string>;
+    readHelp?: (command: string, args: readonly string[]) => Promise<string>;
   } = {},
 ): HarnessAdapter {
   const newId = options.newId ?? randomUUID;
@@ -47,7 +47,7 @@ export function createClaudeAdapter(
               '--permission-mode',
               permissionModeArgument(
                 mode,
-                mode === 'ask' ? await readHelp(context.harness.command) : '',
+                mode === 'ask' ? await readHelp(context.harness.command, context.harness.args) : '',
               ),
             ];
       const resuming = context.conversationId !== undefined;
@@ -55,8 +55,9 @@ export function createClaudeAdapter(
       return {
         argv: [
           context.harness.command,
-          ...modeArgs,
           ...context.harness.args,
+          // After the harness's own args: a harness may wrap Claude Code (`env … claude`).
+          ...modeArgs,
           ...context.args,
           ...(resuming ? ['--resume', conversationId] : ['--session-id', conversationId]),
           '--settings',

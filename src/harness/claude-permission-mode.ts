@@ -13,20 +13,22 @@ export function permissionModeArgument(mode: ClaudePermissionMode, helpText: str
 }
 
 /**
- * Reads `<command> --help` once per command: Claude Code prints its choices of
- * `--permission-mode` there. An unreadable help counts as "" (the older name, `default`).
+ * Reads `<command> <harness args…> --help` once per command line (a harness may wrap Claude Code,
+ * e.g. `env NAME=value claude`): Claude Code prints its choices of `--permission-mode` there. An
+ * unreadable help counts as "" (the older name, `default`).
  */
 export function createHelpReader(
   env: NodeJS.ProcessEnv = process.env,
-): (command: string) => Promise<string> {
+): (command: string, args: readonly string[]) => Promise<string> {
   const cache = new Map<string, Promise<string>>();
-  return (command) => {
-    let help = cache.get(command);
+  return (command, args) => {
+    const key = JSON.stringify([command, ...args]);
+    let help = cache.get(key);
     if (help === undefined) {
       help = new Promise((resolve) => {
         execFile(
           command,
-          ['--help'],
+          [...args, '--help'],
           {
             env: {
               ...env,
@@ -38,7 +40,7 @@ export function createHelpReader(
           (error, stdout) => resolve(error === null ? stdout : ''),
         );
       });
-      cache.set(command, help);
+      cache.set(key, help);
     }
     return help;
   };

@@ -10,6 +10,7 @@ import { realTierUnavailable } from './real-tier-availability.js';
 import { UNAPPROVED_API_KEY } from './scratch-home.js';
 import { startClaudePane, type ClaudePane, type HookCall } from './start-claude-pane.js';
 import { userTexts } from './start-real-claude.js';
+import { startDialogFacts } from './claude-dialog-keys.js';
 
 const unavailable = realTierUnavailable();
 
@@ -38,6 +39,7 @@ const systemTexts = (request: RecordedRequest) =>
  */
 describe.skipIf(unavailable !== undefined)('facts about the real Claude Code', () => {
   let pane: ClaudePane;
+  const dialogs = startDialogFacts();
 
   beforeAll(async () => {
     pane = await startClaudePane();
@@ -62,13 +64,13 @@ describe.skipIf(unavailable !== undefined)('facts about the real Claude Code', (
       const session = await pane.launch({ cwd: pane.untrusted });
       await pane.waitForScreen(session, /Is this a project you created or one you trust\?/);
       const screen = await pane.screen(session);
-      expect(screen).toContain('❯ 1. Yes, I trust this folder');
+      for (const shown of dialogs.trustShown) expect(screen).toContain(shown);
       expect(screen).toContain('Enter to confirm · Esc to cancel');
       const startedHere = (call: HookCall) =>
         call.event === 'SessionStart' && call.input.cwd === pane.untrusted;
       expect((await pane.hooks()).some(startedHere)).toBe(false);
       await pane.paste(session, 'pasted onto the dialog');
-      await pane.keys(session, 'Enter');
+      for (const key of dialogs.trustKeys) await pane.keys(session, key);
       await pane.waitForHook(startedHere, 'SessionStart after trusting');
       await pane.waitForScreen(session, /^❯\u00a0$/m);
       expect(await pane.screen(session)).not.toContain('pasted onto the dialog');
@@ -82,11 +84,11 @@ describe.skipIf(unavailable !== undefined)('facts about the real Claude Code', (
         /Detected a custom API key in your environment/,
       );
       expect(screen).toContain('Do you want to use this API key?');
-      expect(screen).toContain('❯ 2. No (recommended)');
+      expect(screen).toContain(dialogs.apiKeyShown);
       expect((await pane.hooks()).slice(before).some((call) => call.event === 'SessionStart')).toBe(
         false,
       );
-      await pane.keys(session, '1');
+      for (const key of dialogs.apiKeyApprove) await pane.keys(session, key);
       await pane.waitForHook(
         (call) => call.event === 'SessionStart',
         'SessionStart after approving the key',

@@ -63,12 +63,14 @@ export async function startRealClaude(options: RealClaudeOptions = {}): Promise<
   const serve = await createServeFixture(
     () => ({
       harnesses: {
+        // The tier sets the mode it tests: every call asks (2.1.332 defaults to auto mode).
         claude: viaServe
-          ? { kind: 'claude', command: binary }
+          ? { kind: 'claude', command: binary, permissionMode: 'ask' }
           : {
               kind: 'claude',
               command: 'env',
               args: [...Object.entries(env).map(([name, value]) => `${name}=${value}`), binary],
+              permissionMode: 'ask',
             },
       },
       defaults: { harness: 'claude', cwd: 'work' },

@@ -27,13 +27,13 @@ describe('harnesses.claude.permissionMode (docs/design.md §23)', () => {
     expect(permissionModeArgument(mode, help)).toBe(expected);
   });
 
-  it('passes the mode first, named as the installed Claude Code knows it', async () => {
+  it('passes the mode after the harness args (a harness may wrap claude), named as the installed Claude Code knows it', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'loop-mode-'));
     const asked: string[] = [];
     const adapter = createClaudeAdapter({
       newId: () => 'uuid-1',
-      readHelp: async (command) => {
-        asked.push(command);
+      readHelp: async (command, args) => {
+        asked.push([command, ...args].join(' '));
         return help332;
       },
     });
@@ -53,12 +53,12 @@ describe('harnesses.claude.permissionMode (docs/design.md §23)', () => {
     });
     expect(plan.argv.slice(0, 5)).toEqual([
       '/opt/claude',
-      '--permission-mode',
-      'manual',
       '--model',
       'x',
+      '--permission-mode',
+      'manual',
     ]);
-    expect(asked).toEqual(['/opt/claude']);
+    expect(asked).toEqual(['/opt/claude --model x']);
     const unset = await adapter.plan({
       tmuxName: 'loop-standing-b',
       harness: { kind: 'claude', command: 'claude', args: [], agent: true, interruptKey: 'Escape' },

@@ -1,0 +1,50 @@
+import { execFileSync } from 'node:child_process';
+import { compareVersions } from '../../src/harness/claude-versions.js';
+import { permissionModeArgument } from '../../src/harness/claude-permission-mode.js';
+import { claudeCodeBinary, claudeCodeVersion } from './claude-code-install.js';
+
+/**
+ * How the version under test shows and takes its start dialogs (docs/claude-code.md, the version
+ * table). 2.1.197 numbers the options and preselects "Yes, I trust"; 2.1.332 lists
+ * "❯ No, exit" first and preselected, unnumbered, so Enter alone would exit.
+ */
+export function startDialogFacts(version: string = claudeCodeVersion()): {
+  readonly trustShown: readonly string[];
+  readonly trustKeys: readonly string[];
+  readonly apiKeyShown: string;
+  readonly apiKeyApprove: readonly string[];
+} {
+  if (compareVersions(version, '2.1.332') >= 0) {
+    return {
+      trustShown: ['❯ No, exit', 'Yes, I trust this folder'],
+      trustKeys: ['Down', 'Enter'],
+      apiKeyShown: '❯ No (recommended)',
+      apiKeyApprove: ['Up', 'Enter'],
+    };
+  }
+  return {
+    trustShown: ['❯ 1. Yes, I trust this folder'],
+    trustKeys: ['Enter'],
+    apiKeyShown: '❯ 2. No (recommended)',
+    apiKeyApprove: ['1'],
+  };
+}
+
+/** `--permission-mode` for "every call asks", as the binary under test names it (§23). */
+export function askModeArgument(binary: string = claudeCodeBinary()): string {
+  let help = '';
+  try {
+    help = execFileSync(binary, ['--help'], {
+      encoding: 'utf8',
+      timeout: 30_000,
+      env: {
+        ...process.env,
+        DISABLE_AUTOUPDATER: '1',
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+      },
+    });
+  } catch {
+    // An unreadable help: the older name.
+  }
+  return permissionModeArgument('ask', help);
+}
