@@ -13,6 +13,7 @@ export function startDialogFacts(version: string = claudeCodeVersion()): {
   readonly trustKeys: readonly string[];
   readonly apiKeyShown: string;
   readonly apiKeyApprove: readonly string[];
+  readonly permissionNo: string;
 } {
   if (compareVersions(version, '2.1.332') >= 0) {
     return {
@@ -20,6 +21,7 @@ export function startDialogFacts(version: string = claudeCodeVersion()): {
       trustKeys: ['Down', 'Enter'],
       apiKeyShown: '❯ No (recommended)',
       apiKeyApprove: ['Up', 'Enter'],
+      permissionNo: 'Escape',
     };
   }
   return {
@@ -27,6 +29,7 @@ export function startDialogFacts(version: string = claudeCodeVersion()): {
     trustKeys: ['Enter'],
     apiKeyShown: '❯ 2. No (recommended)',
     apiKeyApprove: ['1'],
+    permissionNo: '3',
   };
 }
 

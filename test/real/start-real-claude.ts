@@ -150,8 +150,26 @@ export async function startRealClaude(options: RealClaudeOptions = {}): Promise<
   };
 }
 
-/** Every text block of the request's user messages, in order (the prompt is among the last). */
+/**
+ * Every text block of the request's user messages, in order (the prompt is among the last). From
+ * 2.1.332 on, a paste Claude Code collapsed (`[Pasted text #n]`) reaches the model wrapped as
+ * `<pasted_content id="…">…</pasted_content>`; the text inside is the paste, whole, so the tier
+ * compares that (test/real/FINDINGS.md).
+ */
 export function userTexts(request: RecordedRequest): string[] {
+  return rawUserTexts(request).map(unwrapPasted);
+}
+
+/** The text with 2.1.332's `<pasted_content>` wrappers taken off; unchanged without them. */
+export function unwrapPasted(text: string): string {
+  if (!text.includes('<pasted_content')) return text;
+  return text
+    .replace(/<pasted_content id="[^"]*">\n?/g, '')
+    .replace(/\n?<\/pasted_content>/g, '')
+    .trim();
+}
+
+function rawUserTexts(request: RecordedRequest): string[] {
   const body = request.body as { messages?: Array<{ role: string; content: unknown }> } | undefined;
   const texts: string[] = [];
   for (const message of body?.messages ?? []) {

@@ -51,6 +51,13 @@ describe('a screen the-loop cannot read (docs/design.md §13, §23)', () => {
     expect(isUnreadable('', readClaudeScreen(''))).toBe(false);
   });
 
+  it('reads 2.1.332 screens as it reads 2.1.197 ones: the start dialogs and the empty box', () => {
+    expect(readClaudeScreen(screen('trust-2.1.332')).dialog).toBe('trust');
+    expect(readClaudeScreen(screen('api-key-2.1.332')).dialog).toBe('api-key');
+    expect(readClaudeScreen(screen('idle-empty-2.1.332'))).toMatchObject({ box: '', busy: false });
+    expect(readClaudeScreen(screen('idle-empty')).box).toBe('');
+  });
+
   it('the notice quotes the first lines and names the attach line with the socket', () => {
     const notice = unreadableScreenNotice(['Adding a new directory:', '/x'], {
       tmuxName: 'loop-standing-x',
