@@ -153,20 +153,23 @@ export async function startRealClaude(options: RealClaudeOptions = {}): Promise<
 /**
  * Every text block of the request's user messages, in order (the prompt is among the last). From
  * 2.1.332 on, a paste Claude Code collapsed (`[Pasted text #n]`) reaches the model wrapped as
- * `<pasted_content id="…">…</pasted_content>`; the text inside is the paste, whole, so the tier
- * compares that (test/real/FINDINGS.md).
+ * `\n\n<pasted_content id="…">\n` + the paste + `\n</pasted_content id="…">\n` (the closing tag
+ * repeats the id); the text inside is the paste, whole, so the tier compares that
+ * (test/real/FINDINGS.md (h)).
  */
 export function userTexts(request: RecordedRequest): string[] {
   return rawUserTexts(request).map(unwrapPasted);
 }
 
-/** The text with 2.1.332's `<pasted_content>` wrappers taken off; unchanged without them. */
+/**
+ * The text with 2.1.332's `<pasted_content>` wrappers taken off, exactly (no trimming, so a
+ * paste's own leading or trailing whitespace still counts); unchanged without them.
+ */
 export function unwrapPasted(text: string): string {
-  if (!text.includes('<pasted_content')) return text;
-  return text
-    .replace(/<pasted_content id="[^"]*">\n?/g, '')
-    .replace(/\n?<\/pasted_content>/g, '')
-    .trim();
+  return text.replace(
+    /(?:\n\n)?<pasted_content id="([^"]*)">\n([\s\S]*?)\n<\/pasted_content(?: id="\1")?>\n?/g,
+    '$2',
+  );
 }
 
 function rawUserTexts(request: RecordedRequest): string[] {
