@@ -33,6 +33,21 @@ export function startDialogFacts(version: string = claudeCodeVersion()): {
   };
 }
 
+/**
+ * What the version under test does with a prompt typed while a turn runs (test/real/FINDINGS.md
+ * (h)). 2.1.197 fires its UserPromptSubmit only when it takes the prompt (after the plain turn's
+ * Stop; never for one injected into a tool turn) and injects it as a system message; 2.1.332 fires
+ * UserPromptSubmit as soon as the prompt is queued and injects it as a user text block.
+ */
+export function queueFacts(version: string = claudeCodeVersion()): {
+  readonly submitWhenQueued: boolean;
+  readonly injectedAs: 'system' | 'user';
+} {
+  if (compareVersions(version, '2.1.332') >= 0)
+    return { submitWhenQueued: true, injectedAs: 'user' };
+  return { submitWhenQueued: false, injectedAs: 'system' };
+}
+
 /** `--permission-mode` for "every call asks", as the binary under test names it (§23). */
 export function askModeArgument(binary: string = claudeCodeBinary()): string {
   let help = '';

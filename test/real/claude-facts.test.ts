@@ -10,7 +10,7 @@ import { realTierUnavailable } from './real-tier-availability.js';
 import { UNAPPROVED_API_KEY } from './scratch-home.js';
 import { startClaudePane, type ClaudePane, type HookCall } from './start-claude-pane.js';
 import { userTexts } from './start-real-claude.js';
-import { startDialogFacts } from './claude-dialog-keys.js';
+import { queueFacts, startDialogFacts } from './claude-dialog-keys.js';
 
 const unavailable = realTierUnavailable();
 
@@ -40,6 +40,7 @@ const systemTexts = (request: RecordedRequest) =>
 describe.skipIf(unavailable !== undefined)('facts about the real Claude Code', () => {
   let pane: ClaudePane;
   const dialogs = startDialogFacts();
+  const queue = queueFacts();
 
   beforeAll(async () => {
     pane = await startClaudePane();
@@ -239,9 +240,11 @@ describe.skipIf(unavailable !== undefined)('facts about the real Claude Code', (
       expect(existsSync(marker)).toBe(false);
     });
 
-    it('prompts sent while a plain turn runs are queued, confirmed after its Stop, and merged into one turn', async () => {
+    it('prompts sent while a plain turn runs are queued, confirmed (2.1.197: after its Stop; 2.1.332: at once), and merged into one turn', async () => {
       const slow = gate();
       pane.fake.script(text('Slow answer.', { until: slow.promise }), text('Merged answer.'));
+      const isStopOf = (answer: string) => (call: HookCall) =>
+        call.event === 'Stop' && call.input.last_assistant_message === answer;
       await pane.submit(session, 'a slow turn');
       await pane.fake.waitForRequest(
         (r) => r.kind === 'turn' && userTexts(r).includes('a slow turn'),
@@ -251,18 +254,20 @@ describe.skipIf(unavailable !== undefined)('facts about the real Claude Code', (
       const busy = await pane.waitForScreen(session, /❯ queued two\n/);
       expect(busy).toMatch(/^( {2})?❯ queued one$/m);
       expect(busy).toMatch(/^❯\u00a0Press up to edit queued messages$/m);
-      expect((await pane.hooks()).some(prompted('queued one'))).toBe(false);
+      if (queue.submitWhenQueued) {
+        // 2.1.332 (FINDINGS.md (h)): UserPromptSubmit as soon as each is queued, the turn still held.
+        await pane.waitForHook(prompted('queued two'), 'UserPromptSubmit of the queued prompts');
+        expect((await pane.hooks()).some(isStopOf('Slow answer.'))).toBe(false);
+      } else expect((await pane.hooks()).some(prompted('queued one'))).toBe(false);
       slow.open();
-      const isStopOf = (answer: string) => (call: HookCall) =>
-        call.event === 'Stop' && call.input.last_assistant_message === answer;
       await pane.waitForHook(isStopOf('Merged answer.'), 'the Stop of the merged turn');
       const calls = await pane.hooks();
-      const order = [
-        isStopOf('Slow answer.'),
-        prompted('queued one'),
-        prompted('queued two'),
-        isStopOf('Merged answer.'),
-      ].map((matches) => calls.findIndex(matches));
+      const confirmed = [prompted('queued one'), prompted('queued two')];
+      const order = (
+        queue.submitWhenQueued
+          ? [...confirmed, isStopOf('Slow answer.'), isStopOf('Merged answer.')]
+          : [isStopOf('Slow answer.'), ...confirmed, isStopOf('Merged answer.')]
+      ).map((matches) => calls.findIndex(matches));
       expect(order.every((index) => index >= 0)).toBe(true);
       expect([...order].sort((x, y) => x - y)).toEqual(order);
       const turns = pane.fake.requests.filter(
@@ -273,7 +278,7 @@ describe.skipIf(unavailable !== undefined)('facts about the real Claude Code', (
 
     // Every step waits for what Claude Code shows or sends, with generous deadlines (it once
     // timed out in a full .ci/run on the loaded 2-core machine with the 30 s defaults).
-    it('a prompt sent while a tool call is under way is injected into the turn, with no UserPromptSubmit', async () => {
+    it('a prompt sent while a tool call is under way is injected into the turn (2.1.197: with no UserPromptSubmit)', async () => {
       const notes = path.join(pane.work, 'notes.txt');
       await writeFile(notes, 'the notes\n');
       const held = gate();
@@ -293,19 +298,29 @@ describe.skipIf(unavailable !== undefined)('facts about the real Claude Code', (
         'the Stop of the tool turn',
         { timeoutMs: 90_000 },
       );
+      // 2.1.197 injects it as a system message, 2.1.332 as a user text block (FINDINGS.md (h)).
+      const blocks = queue.injectedAs === 'system' ? systemTexts : userTexts;
       const injected = pane.fake.requests.find((r) =>
-        systemTexts(r).some((t) =>
+        blocks(r).some((t) =>
           t.startsWith('The user sent a new message while you were working:\ninjected words\n'),
         ),
       );
       expect(injected).toBeDefined();
-      expect(
-        (await pane.hooks()).some(
-          (call) =>
-            JSON.stringify(call.input).includes('injected words') &&
-            call.event === 'UserPromptSubmit',
-        ),
-      ).toBe(false);
+      const calls = await pane.hooks();
+      const submitted = calls.findIndex(
+        (call) =>
+          JSON.stringify(call.input).includes('injected words') &&
+          call.event === 'UserPromptSubmit',
+      );
+      // 2.1.332 confirms it as soon as it is queued, so before the turn's Stop.
+      if (queue.submitWhenQueued) {
+        expect(submitted).toBeGreaterThanOrEqual(0);
+        expect(submitted).toBeLessThan(
+          calls.findIndex(
+            (call) => call.event === 'Stop' && call.input.last_assistant_message === 'Read them.',
+          ),
+        );
+      } else expect(submitted).toBe(-1);
       // The transcript is written behind the hooks: the attachment can land after the Stop.
       const injectedPrompts = async () =>
         (await readFile(String(stop.input.transcript_path), 'utf8'))
