@@ -14,6 +14,13 @@ export function startDialogFacts(version: string = claudeCodeVersion()): {
   readonly apiKeyShown: string;
   readonly apiKeyApprove: readonly string[];
   readonly permissionNo: string;
+  /**
+   * How long to leave a dialog before a key, after it opened or took a paste: 2.1.332 dropped a
+   * Down + Enter sent right after a paste onto its trust dialog, and a `1` sent soon after its
+   * permission dialog opened; the same keys 1.5 s later worked. Nothing on the screen shows when
+   * it listens again, so this is a pause, not a wait for an event (FINDINGS.md (h)).
+   */
+  readonly keyPauseMs: number;
 } {
   if (compareVersions(version, '2.1.332') >= 0) {
     return {
@@ -22,6 +29,7 @@ export function startDialogFacts(version: string = claudeCodeVersion()): {
       apiKeyShown: '❯ No (recommended)',
       apiKeyApprove: ['Up', 'Enter'],
       permissionNo: 'Escape',
+      keyPauseMs: 2_000,
     };
   }
   return {
@@ -30,6 +38,7 @@ export function startDialogFacts(version: string = claudeCodeVersion()): {
     apiKeyShown: '❯ 2. No (recommended)',
     apiKeyApprove: ['1'],
     permissionNo: '3',
+    keyPauseMs: 0,
   };
 }
 
@@ -39,6 +48,12 @@ export function startDialogFacts(version: string = claudeCodeVersion()): {
  * Stop; never for one injected into a tool turn) and injects it as a system message; 2.1.332 fires
  * UserPromptSubmit as soon as the prompt is queued and injects it as a user text block.
  */
+/** Waits the version's pause before a key goes into a dialog (keyPauseMs). */
+export function dialogKeyPause(version: string = claudeCodeVersion()): Promise<void> {
+  const ms = startDialogFacts(version).keyPauseMs;
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
 export function queueFacts(version: string = claudeCodeVersion()): {
   readonly submitWhenQueued: boolean;
   readonly injectedAs: 'system' | 'user';

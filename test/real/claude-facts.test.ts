@@ -10,7 +10,7 @@ import { realTierUnavailable } from './real-tier-availability.js';
 import { UNAPPROVED_API_KEY } from './scratch-home.js';
 import { startClaudePane, type ClaudePane, type HookCall } from './start-claude-pane.js';
 import { userTexts } from './start-real-claude.js';
-import { queueFacts, startDialogFacts } from './claude-dialog-keys.js';
+import { dialogKeyPause, queueFacts, startDialogFacts } from './claude-dialog-keys.js';
 
 const unavailable = realTierUnavailable();
 
@@ -71,6 +71,7 @@ describe.skipIf(unavailable !== undefined)('facts about the real Claude Code', (
         call.event === 'SessionStart' && call.input.cwd === pane.untrusted;
       expect((await pane.hooks()).some(startedHere)).toBe(false);
       await pane.paste(session, 'pasted onto the dialog');
+      await dialogKeyPause();
       for (const key of dialogs.trustKeys) await pane.keys(session, key);
       await pane.waitForHook(startedHere, 'SessionStart after trusting');
       await pane.waitForScreen(session, /^❯\u00a0$/m);
@@ -89,6 +90,7 @@ describe.skipIf(unavailable !== undefined)('facts about the real Claude Code', (
       expect((await pane.hooks()).slice(before).some((call) => call.event === 'SessionStart')).toBe(
         false,
       );
+      await dialogKeyPause();
       for (const key of dialogs.apiKeyApprove) await pane.keys(session, key);
       await pane.waitForHook(
         (call) => call.event === 'SessionStart',
@@ -193,6 +195,7 @@ describe.skipIf(unavailable !== undefined)('facts about the real Claude Code', (
       expect(dialog).toContain('❯ 1. Yes');
       expect(dialog).toContain('Esc to cancel · Tab to amend');
       await pane.paste(session, 'a message meant for the model');
+      await dialogKeyPause();
       await pane.keys(session, 'Enter');
       await pane.waitForHook(
         (call) => call.event === 'PostToolUse' && call.input.tool_name === 'Bash',
@@ -225,6 +228,7 @@ describe.skipIf(unavailable !== undefined)('facts about the real Claude Code', (
       const since = (await pane.hooks()).findIndex(asked);
       // 2.1.332's third option is no longer "No" (it switched the session to auto mode): No is
       // Escape there (test/real/FINDINGS.md).
+      await dialogKeyPause();
       await pane.keys(session, dialogs.permissionNo);
       await pane.waitForScreen(session, /⎿\s+Interrupted · What should Claude do instead\?/);
       await pane.waitForScreen(session, /^❯\u00a0$/m);
