@@ -62,6 +62,7 @@ import {
 } from './workitems/create-workitem-service.js';
 import { createWorkItemResolver } from './workitems/create-workitem-resolver.js';
 import { isWorkItemRecord } from './workitems/workitem-types.js';
+import { createScreenBlocks } from './delivery/screen-blocks.js';
 
 const stopGraceMs = 5_000;
 
@@ -82,7 +83,15 @@ export async function createApp(options: AppOptions): Promise<App> {
   const timeoutMs = () => config.permissions.timeoutSeconds * 1000;
   const alwaysModes = () => config.permissions.alwaysModes;
   const permissions = createPermissionRegistry({ timeoutMs, events, logger, alwaysModes });
-  const readiness = recordedAgentStates(events);
+  const readiness = recordedAgentStates(events, config.tmux.socket);
+  const startDialogs = startDialogNotices({ events, logger, tmuxSocket: config.tmux.socket });
+  // A screen the-loop cannot read blocks its session, at start or later (docs/design.md §13).
+  const screenBlocks = createScreenBlocks({
+    driver,
+    states: readiness,
+    logger,
+    onBlocked: (session, head) => startDialogs.unreadable(session, head),
+  });
   const deliveries = createDeliveryLedger();
   const confirmations = createConfirmationTracker();
   // serve alone writes these records, so after the first listing they are read from memory.
@@ -108,12 +117,13 @@ export async function createApp(options: AppOptions): Promise<App> {
     lifecycle,
     timing: config.delivery,
     ledger: deliveries,
+    tmuxSocket: config.tmux.socket,
+    screenBlocks,
     onExited: (ref, exitStatus) => {
       const name = parseStandingRef(ref);
       void (name ? standing.markExited(name, exitStatus) : workItems.markExited(ref, exitStatus));
     },
   });
-  const startDialogs = startDialogNotices({ events, logger, tmuxSocket: config.tmux.socket });
   const { tokens, starter } = openSessionStarter({
     config,
     env,
@@ -127,6 +137,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     delivery,
     logger,
     onStartDialog: (request, dialog) => startDialogs.seen(request, dialog),
+    screenBlocks,
   });
   const files = sessionFilesKeeper(paths.root, logger);
   const observers = createObserverSet<StandingObserver & WorkItemObserver>([files.observer]);

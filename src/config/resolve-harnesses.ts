@@ -46,6 +46,14 @@ export function resolveHarnesses(
       continue;
     }
     const readyPattern = own.readyPattern ?? inherited.readyPattern;
+    const permissionMode = own.permissionMode ?? inherited.permissionMode;
+    if (permissionMode !== undefined && kind !== 'claude') {
+      issues.push({
+        path: keyPath(['harnesses', name, 'permissionMode']),
+        code: 'invalid_value',
+        message: 'only a harness of kind `claude` takes a permission mode: remove it',
+      });
+    }
     if (readyPattern !== undefined) {
       const problem = regexProblem(readyPattern);
       if (problem !== undefined) {
@@ -64,6 +72,7 @@ export function resolveHarnesses(
       interruptKey: own.interruptKey ?? inherited.interruptKey ?? kindDefaults[kind].interruptKey,
       ...(readyPattern === undefined ? {} : { readyPattern }),
       ...(own.mcp === undefined ? {} : { mcp: own.mcp }),
+      ...(permissionMode === undefined ? {} : { permissionMode }),
     };
   }
   return { harnesses, issues };

@@ -24,7 +24,12 @@ export interface HarnessConfig {
   readonly mcp?: boolean;
   /** command kind: the session is ready once capture-pane matches this regular expression. */
   readonly readyPattern?: string;
+  /** claude kind: the `--permission-mode` sessions start with (docs/design.md §23). */
+  readonly permissionMode?: ClaudePermissionMode;
 }
+
+/** `ask` is `default` or `manual`, whichever the installed Claude Code knows. */
+export type ClaudePermissionMode = 'ask' | 'auto' | 'acceptEdits' | 'plan';
 
 export interface StandingSessionConfig {
   readonly name: string;
@@ -69,6 +74,8 @@ export interface Config {
     readonly confirmTimeoutMs: number;
     /** How long a message waits for a person's draft in the input box. */
     readonly draftWaitMs: number;
+    /** How long a screen may show neither input box nor known dialog before it blocks (§13). */
+    readonly unknownScreenMs: number;
   };
   readonly slack: {
     readonly enabled: boolean;

@@ -12,6 +12,10 @@ export type AgentSignal =
   | 'ready'
   /** A dialog before the prompt (trust this folder, custom API key, login). */
   | 'dialog'
+  /** The screen shows neither the input box nor a dialog the-loop knows, for a few seconds. */
+  | 'unreadable'
+  /** The input box is back after an unreadable screen. */
+  | 'readable'
   /** UserPromptSubmit: a turn runs. */
   | 'prompt'
   /** Stop: the turn ended. */
@@ -34,6 +38,11 @@ export function nextAgentState(state: AgentState, signal: AgentSignal): AgentSta
       return state === 'starting' || state === 'blocked' ? 'idle' : state;
     case 'dialog':
       return state === 'starting' ? 'blocked' : state;
+    case 'unreadable':
+      // A permission question is a dialog the-loop knows: its own signals end it.
+      return state === 'waiting' ? state : 'blocked';
+    case 'readable':
+      return state === 'blocked' ? 'idle' : state;
     case 'prompt':
       return 'busy';
     case 'stop':

@@ -7,6 +7,7 @@ import {
   type AgentState,
 } from './agent-state.js';
 import type { ReadinessTracker } from './readiness-tracker.js';
+import { tmuxAttachCommand } from '../tmux/attach-command.js';
 
 export interface AgentStateChange {
   readonly target: string;
@@ -37,7 +38,11 @@ export interface AgentStates extends ReadinessTracker {
 }
 
 export function createAgentStates(
-  options: { readonly onChange?: (change: AgentStateChange) => void } = {},
+  options: {
+    readonly onChange?: (change: AgentStateChange) => void;
+    /** `tmux.socket` ("" or unset = the default server), for the attach line (§17). */
+    readonly tmuxSocket?: string;
+  } = {},
 ): AgentStates {
   const states = new Map<string, AgentState>();
   const refs = new Map<string, string>();
@@ -103,7 +108,7 @@ export function createAgentStates(
         }
         // Only a start-up has a deadline: a dialog or a question waits for a person.
         const left = state === 'starting' ? deadline - Date.now() : Infinity;
-        if (left <= 0) throw notReady(target, wait.startingTimeoutMs);
+        if (left <= 0) throw notReady(target, wait.startingTimeoutMs, options.tmuxSocket);
         await race(changed(target), left, wait.signal);
       }
     },
@@ -135,11 +140,11 @@ async function race(
   }
 }
 
-function notReady(target: string, timeoutMs: number): LoopError {
+function notReady(target: string, timeoutMs: number, socket: string | undefined): LoopError {
   return new LoopError(
     'delivery_failed',
     `session \`${target}\` did not become ready within ${Math.round(timeoutMs / 1000)} s; ` +
-      `look at it with \`tmux attach -r -t '=${target}'\``,
+      `look at it with \`${tmuxAttachCommand(target, socket, { readOnly: true })}\``,
   );
 }
 
@@ -151,10 +156,12 @@ export function cancelled(): LoopError {
 }
 
 /** The agent states serve keeps: each change is an `agent.state` event, named by ref when known. */
-export function recordedAgentStates(events: {
-  record(event: string, fields: Record<string, unknown>): void;
-}): AgentStates {
+export function recordedAgentStates(
+  events: { record(event: string, fields: Record<string, unknown>): void },
+  tmuxSocket?: string,
+): AgentStates {
   return createAgentStates({
+    ...(tmuxSocket ? { tmuxSocket } : {}),
     onChange: ({ target, ref, from, to }) =>
       events.record('agent.state', { ref: ref ?? target, from: from ?? null, to }),
   });

@@ -12,6 +12,8 @@ import { newDeliveryTag } from './delivery-tag.js';
 import { frameMessage, sanitizeText, type Origin } from './frame-message.js';
 import { boxHoldsPaste, type ScreenReader } from '../harness/claude-screen.js';
 import { createInputBox, type ScreenTarget } from './input-box.js';
+import { tmuxAttachCommand } from '../tmux/attach-command.js';
+import type { ScreenBlocks } from './screen-blocks.js';
 
 /** The session a ref resolves to, as far as typing into it is concerned. */
 export interface DeliveryTarget {
@@ -75,6 +77,8 @@ export interface DeliveryTiming {
   readonly submitDelayMs: number;
   readonly confirmTimeoutMs: number;
   readonly draftWaitMs?: number;
+  /** How long a screen may show neither input box nor known dialog before it blocks (§13). */
+  readonly unknownScreenMs?: number;
 }
 
 export interface EventSink {
@@ -98,6 +102,10 @@ export interface DeliveryCoreOptions {
   readonly lifecycle?: KeyedQueue;
   /** A paste found the session's pane dead: its owner records the exit. */
   readonly onExited?: (ref: string, exitStatus: number | undefined) => void;
+  /** `tmux.socket` ("" or unset = the default server), for the attach line in refusals (§17). */
+  readonly tmuxSocket?: string;
+  /** A screen the-loop cannot read blocks the session (§13); without it the delivery fails. */
+  readonly screenBlocks?: ScreenBlocks;
 }
 
 /** Large enough for a pasted log or file, small enough that one message cannot wedge a pane. */
@@ -121,7 +129,18 @@ export function createDeliveryCore(options: DeliveryCoreOptions): DeliveryCore {
   const inputBox = createInputBox({
     driver,
     draftWaitMs: timing.draftWaitMs ?? 30_000,
-    noBoxTimeoutMs: timing.readyTimeoutMs,
+    noBoxTimeoutMs: timing.unknownScreenMs ?? timing.readyTimeoutMs,
+    ...(options.screenBlocks
+      ? {
+          unreadable: (target: ScreenTarget, capture: string) =>
+            options.screenBlocks?.unreadable(
+              { tmuxName: target.tmuxName, ...(target.ref ? { ref: target.ref } : {}) },
+              capture,
+              target.screen,
+            ),
+        }
+      : {}),
+    ...(options.tmuxSocket ? { tmuxSocket: options.tmuxSocket } : {}),
     press: async (target, key) => {
       await lifecycle.run(refOf.get(target.tmuxName) ?? target.tmuxName, () =>
         driver.sendKeys(target.tmuxName, target.owner, [key]),
@@ -180,7 +199,12 @@ export function createDeliveryCore(options: DeliveryCoreOptions): DeliveryCore {
   const screenTarget = (target: DeliveryTarget): ScreenTarget => {
     if (!target.screen) throw new Error('this harness has no screen reader');
     refOf.set(target.tmuxName, target.ref);
-    return { tmuxName: target.tmuxName, owner: target.owner, screen: target.screen };
+    return {
+      tmuxName: target.tmuxName,
+      ref: target.ref,
+      owner: target.owner,
+      screen: target.screen,
+    };
   };
 
   /** A message typed into a running turn is taken when the turn ends (or injected into it). */
@@ -250,7 +274,8 @@ export function createDeliveryCore(options: DeliveryCoreOptions): DeliveryCore {
             throw new LoopError(
               'delivery_failed',
               `a dialog in \`${target.tmuxName}\` took the message three times; nothing was ` +
-                `submitted — look at it with \`tmux attach -r -t '=${target.tmuxName}'\``,
+                `submitted — look at it with ` +
+                `\`${tmuxAttachCommand(target.tmuxName, options.tmuxSocket, { readOnly: true })}\``,
             );
           }
           continue;

@@ -4,10 +4,13 @@ import type { AgentScreen, ScreenReader } from '../harness/claude-screen.js';
 import { boxHoldsPaste } from '../harness/claude-screen.js';
 import type { TmuxDriver } from '../tmux/tmux-driver.js';
 import { cancelled } from './agent-states.js';
+import { tmuxAttachCommand } from '../tmux/attach-command.js';
 
 /** A session whose screen the-loop can read, as the input-box steps need it. */
 export interface ScreenTarget {
   readonly tmuxName: string;
+  /** The session's ref, for what its people are told. */
+  readonly ref?: string;
   readonly owner: string;
   readonly screen: ScreenReader;
 }
@@ -25,15 +28,32 @@ const leftoverSettleMs = 600;
 export function createInputBox(options: {
   readonly driver: TmuxDriver;
   readonly draftWaitMs: number;
-  /** How long a screen may show neither an input box nor a known dialog. */
+  /**
+   * How long a screen may show neither an input box nor a known dialog before it is unreadable
+   * (docs/design.md §13): the session is then blocked through `unreadable`, and the message waits.
+   */
   readonly noBoxTimeoutMs: number;
+  /** Blocks the session on a screen the-loop cannot read, telling its people once. */
+  readonly unreadable?: (target: ScreenTarget, capture: string) => void;
   /** Runs a key press under the session's lifecycle lock. */
   readonly press: (target: ScreenTarget, key: string) => Promise<void>;
+  /** `tmux.socket` ("" or unset = the default server), for the attach line in refusals (§17). */
+  readonly tmuxSocket?: string;
 }) {
   const { driver } = options;
 
+  const attach = (target: ScreenTarget, readOnly = true): string =>
+    tmuxAttachCommand(target.tmuxName, options.tmuxSocket, { readOnly });
+
   const look = async (target: ScreenTarget): Promise<AgentScreen> =>
     target.screen(await driver.capture(target.tmuxName));
+
+  const lookWithCapture = async (
+    target: ScreenTarget,
+  ): Promise<{ screen: AgentScreen; capture: string }> => {
+    const capture = await driver.capture(target.tmuxName);
+    return { screen: target.screen(capture), capture };
+  };
 
   /**
    * Waits until the input box is there and empty. What the-loop left in it (a paste whose Enter
@@ -46,23 +66,31 @@ export function createInputBox(options: {
     signal: AbortSignal | undefined,
   ): Promise<AgentScreen> => {
     let draftSince: number | undefined;
-    const started = Date.now();
+    let noBoxSince: number | undefined;
     let clears = 0;
     // The box's text and since when it has shown unchanged, with no turn running.
     let leftover: { readonly text: string; readonly since: number } | undefined;
     for (;;) {
       if (signal?.aborted) throw cancelled();
-      const screen = await look(target);
+      const { screen, capture } = await lookWithCapture(target);
+      if (screen.box !== undefined) noBoxSince = undefined;
       if (screen.box === '') return screen;
       if (screen.dialog) {
         hold(screen.dialog === 'permission' ? 'permission' : 'dialog');
       } else if (screen.box === undefined) {
-        if (Date.now() - started > options.noBoxTimeoutMs) {
-          throw new LoopError(
-            'delivery_failed',
-            `\`${target.tmuxName}\` shows no input box and no dialog the-loop knows; look at it with ` +
-              `\`tmux attach -r -t '=${target.tmuxName}'\``,
-          );
+        noBoxSince ??= Date.now();
+        if (Date.now() - noBoxSince >= options.noBoxTimeoutMs) {
+          if (!options.unreadable) {
+            throw new LoopError(
+              'delivery_failed',
+              `\`${target.tmuxName}\` shows no input box and no dialog the-loop knows; look at it ` +
+                `with \`${attach(target)}\``,
+            );
+          }
+          // Never a key on a screen the-loop did not recognise: the session is blocked and the
+          // message waits, as for a known dialog, until the input box is back (§13).
+          options.unreadable(target, capture);
+          hold('dialog');
         }
       } else {
         if ((await driver.attachedClients(target.tmuxName)) > 0) {
@@ -94,7 +122,7 @@ export function createInputBox(options: {
           throw new LoopError(
             'delivery_failed',
             `the input box of \`${target.tmuxName}\` holds text the-loop could not clear; nothing ` +
-              `was typed — look at it with \`tmux attach -t '=${target.tmuxName}'\``,
+              `was typed — look at it with \`${attach(target, false)}\``,
           );
         }
       }
@@ -129,7 +157,7 @@ export function createInputBox(options: {
           'delivery_failed',
           `the message did not show in \`${target.tmuxName}\`'s input box within ` +
             `${Math.round(ms / 1000)} s, so Enter was not pressed and nothing was submitted; look at ` +
-            `it with \`tmux attach -r -t '=${target.tmuxName}'\``,
+            `it with \`${attach(target)}\``,
         );
       }
       if (signal?.aborted && !sawDialog) throw cancelled();

@@ -25,6 +25,8 @@ import { probeControlSocket } from './probe-control-socket.js';
 import { probeTmuxVersion } from './probe-tmux-version.js';
 import type { FetchLike } from './probe-web.js';
 import { readStateModes } from './read-state-modes.js';
+import { checkClaudeVersion } from './check-claude-version.js';
+import { probeClaudeVersion } from './probe-claude-version.js';
 
 export interface DoctorDeps {
   readonly configFile: string;
@@ -83,8 +85,18 @@ async function configChecks(config: Config, deps: DoctorDeps): Promise<DoctorChe
     gatherSlackFacts(config, surfaceDeps),
     gatherGithubFacts(config, surfaceDeps),
   ]);
+  const claudeVersions = await Promise.all(
+    harnesses
+      .filter((harness) => config.harnesses[harness.name]?.kind === 'claude')
+      .flatMap((harness) =>
+        harness.foundAt === undefined
+          ? []
+          : [probeClaudeVersion(harness.name, harness.foundAt, deps.env)],
+      ),
+  );
   return [
     ...checkHarnesses(harnesses),
+    ...claudeVersions.map(checkClaudeVersion),
     ...checkSessionCwds(cwds),
     checkSessionHooks(stale),
     checkStateModes(modes),

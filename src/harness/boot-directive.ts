@@ -1,3 +1,5 @@
+import { tmuxAttachCommand } from '../tmux/attach-command.js';
+
 /**
  * The fixed first words of every standing session (DESIGN §5). The config cannot remove them; a
  * configured brief is appended after. Only agent harnesses get it.
@@ -7,6 +9,8 @@ export interface StandingBootFacts {
   readonly tmuxName: string;
   readonly instance: string;
   readonly slackThread: boolean;
+  /** `tmux.socket` ("" or unset = the default server): the attach line names it (§17). */
+  readonly tmuxSocket?: string;
 }
 
 export function standingBootDirective(facts: StandingBootFacts): string {
@@ -14,7 +18,7 @@ export function standingBootDirective(facts: StandingBootFacts): string {
   const reach = [
     ...(facts.slackThread ? ['replies in your Slack thread'] : []),
     `\`the-loop standing say ${facts.name}\` from a terminal`,
-    `attaching to tmux (\`tmux attach -t '=${facts.tmuxName}'\`)`,
+    `attaching to tmux (\`${tmuxAttachCommand(facts.tmuxName, facts.tmuxSocket)}\`)`,
   ];
   return [
     `You are the standing session \`${facts.name}\`${instance}, run by the-loop.`,

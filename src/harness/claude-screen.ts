@@ -73,3 +73,26 @@ export function boxHoldsPaste(screen: AgentScreen, tag: string): boolean {
   const box = screen.box ?? '';
   return box.includes(`· ${tag}]`) || /\[Pasted text #\d+( \+\d+ lines)?\]/.test(box);
 }
+
+/**
+ * A screen the-loop cannot read (docs/design.md §13, §23): something is drawn, but neither the
+ * input box nor a dialog the-loop knows. Nothing is ever typed into such a screen.
+ */
+export function isUnreadable(capture: string, screen: AgentScreen): boolean {
+  return screen.box === undefined && screen.dialog === undefined && capture.trim() !== '';
+}
+
+/**
+ * The first lines of what the bottom of the screen shows (rules and blank lines left out), to
+ * quote to the people who must answer it.
+ */
+export function screenHead(capture: string, count = 4): readonly string[] {
+  return capture
+    .replace(/[ \t\r\n]+$/, '')
+    .split('\n')
+    .slice(-24)
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !/^[─━-]{10,}$/.test(line))
+    .slice(0, count)
+    .map((line) => line.slice(0, 120));
+}

@@ -90,6 +90,12 @@ export function claudeHooksVersion(hooks: readonly ClaudeHookSpec[] = claudeHook
 export function claudeSettings(
   loopCommand: readonly string[],
   hooks: readonly ClaudeHookSpec[] = claudeHooks,
+  /**
+   * Folders Claude Code may read besides its cwd: only the-loop's own (the session's files folder).
+   * As `permissions.additionalDirectories` they raise no dialog; `--add-dir` makes 2.1.332 ask
+   * "Is this a directory you created or one you trust?" before anything else (docs/design.md §23).
+   */
+  additionalDirectories: readonly string[] = [],
 ): Record<string, unknown> {
   const loopBin = loopCommand.at(-1) ?? 'the-loop';
   const shim = path.join(path.dirname(loopBin), hookShimName);
@@ -108,7 +114,12 @@ export function claudeSettings(
     entries.set(hook.event, [...(entries.get(hook.event) ?? []), group]);
   }
   return {
-    permissions: { allow: [postAllowRule] },
+    permissions: {
+      allow: [postAllowRule],
+      ...(additionalDirectories.length > 0
+        ? { additionalDirectories: [...additionalDirectories] }
+        : {}),
+    },
     hooks: Object.fromEntries(entries),
   };
 }

@@ -1,3 +1,5 @@
+import { tmuxAttachCommand } from '../tmux/attach-command.js';
+
 /** What the session's people are told when Claude Code notifies, or undefined: nothing to post. */
 export interface NotificationFacts {
   readonly tmuxName: string;
@@ -29,9 +31,8 @@ export function notificationNotice(
     typeof payload['message'] === 'string' && payload['message'].trim()
       ? payload['message']
       : 'it needs your input';
-  const socket = facts.tmuxSocket ? `-L '${facts.tmuxSocket}' ` : '';
   return (
     `⏳ The agent is waiting for you: ${message.slice(0, 300)}\n` +
-    `Answer here, or attach with \`tmux ${socket}attach -t '=${facts.tmuxName}'\`.`
+    `Answer here, or attach with \`${tmuxAttachCommand(facts.tmuxName, facts.tmuxSocket)}\`.`
   );
 }

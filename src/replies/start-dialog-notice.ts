@@ -1,6 +1,7 @@
 import type { StartDialog } from '../sessions/watch-start-dialogs.js';
 import type { Logger } from '../log/create-logger.js';
 import type { ReplyRouter } from './reply-router.js';
+import { tmuxAttachCommand } from '../tmux/attach-command.js';
 
 const asks: Record<StartDialog, string> = {
   trust: 'whether to trust the folder it runs in',
@@ -16,11 +17,29 @@ export function startDialogNotice(
   dialog: StartDialog,
   facts: { readonly tmuxName: string; readonly tmuxSocket?: string },
 ): string {
-  const socket = facts.tmuxSocket ? `-L '${facts.tmuxSocket}' ` : '';
   return (
     `⏳ The agent has not started: Claude Code asks ${asks[dialog]}. Nothing is typed until ` +
-    `someone answers it in the terminal: \`tmux ${socket}attach -t '=${facts.tmuxName}'\`; ` +
+    `someone answers it in the terminal: \`${tmuxAttachCommand(facts.tmuxName, facts.tmuxSocket)}\`; ` +
     `the boot prompt and waiting messages go in then.`
+  );
+}
+
+/**
+ * What a session's people are told, once, when its screen shows neither the input box nor a
+ * dialog the-loop knows (docs/design.md §13, §23): the screen's first lines, that nothing is
+ * typed, and how to answer it.
+ */
+export function unreadableScreenNotice(
+  head: readonly string[],
+  facts: { readonly tmuxName: string; readonly tmuxSocket?: string },
+): string {
+  const quoted =
+    head.length > 0 ? head.map((line) => `> ${line}`).join('\n') : '> (nothing readable)';
+  return (
+    `⏳ The agent is blocked: its screen shows something the-loop does not recognise, so nothing ` +
+    `is typed into it:\n${quoted}\n` +
+    `Answer it in the terminal: \`${tmuxAttachCommand(facts.tmuxName, facts.tmuxSocket)}\`; ` +
+    `waiting messages go in once the input box is back.`
   );
 }
 
@@ -36,6 +55,11 @@ export function startDialogNotices(options: {
   readonly tmuxSocket: string;
 }): {
   seen(session: { readonly ref?: string; readonly tmuxName: string }, dialog: StartDialog): void;
+  /** A screen the-loop cannot read blocked the session (at start or later): told once per block. */
+  unreadable(
+    session: { readonly ref?: string; readonly tmuxName: string },
+    head: readonly string[],
+  ): void;
   tellThrough(replies: Pick<ReplyRouter, 'post'>): void;
 } {
   const { events, logger, tmuxSocket } = options;
@@ -45,6 +69,17 @@ export function startDialogNotices(options: {
       const ref = session.ref ?? session.tmuxName;
       events.record('agent.start_dialog', { ref, dialog });
       const text = startDialogNotice(dialog, {
+        tmuxName: session.tmuxName,
+        ...(tmuxSocket ? { tmuxSocket } : {}),
+      });
+      void replies?.post(ref, text, 'notice').catch((error: unknown) => {
+        logger.warn({ event: 'session.start_dialog_notice_failed', ref, err: error }, 'not told');
+      });
+    },
+    unreadable(session, head) {
+      const ref = session.ref ?? session.tmuxName;
+      events.record('agent.start_dialog', { ref, dialog: 'unknown' });
+      const text = unreadableScreenNotice(head, {
         tmuxName: session.tmuxName,
         ...(tmuxSocket ? { tmuxSocket } : {}),
       });

@@ -16,6 +16,7 @@ import {
 } from '../harness/session-environment.js';
 import { watchScreenReadiness } from './watch-screen-readiness.js';
 import { watchStartDialogs, type StartDialog } from './watch-start-dialogs.js';
+import type { ScreenBlocks } from '../delivery/screen-blocks.js';
 
 export interface LaunchRequest {
   readonly tmuxName: string;
@@ -62,6 +63,10 @@ export interface HarnessLauncherOptions {
   readonly logger: Logger;
   /** A dialog showed before the harness was ready (DESIGN §13 `blocked`): tell the session's people. */
   readonly onStartDialog?: (request: LaunchRequest, dialog: StartDialog) => void;
+  /** Where an unreadable screen at start goes (docs/design.md §13): blocked, told once. */
+  readonly screenBlocks?: ScreenBlocks;
+  /** How long a screen may show neither input box nor known dialog (`delivery.unknownScreenMs`). */
+  readonly unknownScreenMs?: number;
 }
 
 /**
@@ -125,6 +130,22 @@ export function createHarnessLauncher(options: HarnessLauncherOptions): HarnessL
         screen: plan.readiness.startDialogs,
         timeoutMs: options.screenReadyTimeoutMs,
         onDialog: (dialog) => options.onStartDialog?.(request, dialog),
+        ...(options.unknownScreenMs === undefined
+          ? {}
+          : { unknownScreenMs: options.unknownScreenMs }),
+        ...(options.screenBlocks
+          ? {
+              onUnreadable: (capture: string) => {
+                const reader = plan.readiness.kind === 'hook' && plan.readiness.startDialogs;
+                if (!reader) return;
+                options.screenBlocks?.unreadable(
+                  { tmuxName: request.tmuxName, ...(request.ref ? { ref: request.ref } : {}) },
+                  capture,
+                  reader,
+                );
+              },
+            }
+          : {}),
         logger,
       });
     }

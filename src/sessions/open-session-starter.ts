@@ -10,6 +10,7 @@ import type { TmuxDriver } from '../tmux/tmux-driver.js';
 import { createHarnessLauncher, type HarnessLauncherOptions } from './create-harness-launcher.js';
 import { createSessionStarter, type SessionStarter } from './create-session-starter.js';
 import { createSessionTokens, type SessionTokens } from './session-tokens.js';
+import type { ScreenBlocks } from '../delivery/screen-blocks.js';
 
 /** How long a resumed harness must stay up to count as resumed. */
 const resumeProbeMs = 3_000;
@@ -34,6 +35,8 @@ export function openSessionStarter(options: {
   readonly logger: Logger;
   /** A dialog showed before the harness was ready (DESIGN §13 `blocked`). */
   readonly onStartDialog?: HarnessLauncherOptions['onStartDialog'];
+  /** Where an unreadable screen at start goes (docs/design.md §13). */
+  readonly screenBlocks?: ScreenBlocks;
 }): { tokens: SessionTokens; starter: SessionStarter } {
   const { config, driver, readiness, logger } = options;
   const launcher = createHarnessLauncher({
@@ -57,6 +60,8 @@ export function openSessionStarter(options: {
     loopBinDir: path.dirname(options.loopCommand.at(-1) ?? 'the-loop'),
     logger,
     ...(options.onStartDialog ? { onStartDialog: options.onStartDialog } : {}),
+    ...(options.screenBlocks ? { screenBlocks: options.screenBlocks } : {}),
+    unknownScreenMs: config.delivery.unknownScreenMs,
   });
   const tokens = createSessionTokens();
   const starter = createSessionStarter({

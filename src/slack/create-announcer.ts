@@ -9,6 +9,7 @@ import type { StandingDefinition } from '../standing/standing-types.js';
 import type { WorkItemObserver } from '../workitems/create-workitem-service.js';
 import { callSlack } from './call-slack.js';
 import type { ThreadBinding, ThreadBindings } from './thread-bindings.js';
+import { tmuxAttachCommand } from '../tmux/attach-command.js';
 
 interface Announcement {
   readonly ref: string;
@@ -144,7 +145,7 @@ export function createAnnouncer(options: {
         first:
           `🟢 A session for ${ref}${where} is running: https://${item.host}/${item.owner}/${item.repo}/issues/${item.number}\n` +
           `Reply in this thread to talk to it, or comment on the issue. ` +
-          `\`tmux attach -t '=${workItemTarget(item)}'\` shows its terminal.`,
+          `\`${tmuxAttachCommand(workItemTarget(item), config.tmux.socket)}\` shows its terminal.`,
         again:
           outcome === 'resumed'
             ? `🔄 The session for ${ref} is back, on the same conversation.`
@@ -165,6 +166,6 @@ function standingAnnouncement(
   return (
     `🟢 Standing session \`${name}\` is running${where}${about}.\n` +
     `Reply in this thread to talk to it. \`!help\` lists thread commands; ` +
-    `\`tmux attach -t '=${standingTarget(name)}'\` shows its terminal.`
+    `\`${tmuxAttachCommand(standingTarget(name), config.tmux.socket)}\` shows its terminal.`
   );
 }

@@ -155,8 +155,8 @@ export function createStandingService(options: StandingServiceOptions): Standing
     kind: 'standing',
     store,
     messages: {
-      foreign: ({ key }) => standingMessages.foreign(key),
-      unrecorded: ({ key }) => standingMessages.unrecorded(key),
+      foreign: ({ key }) => standingMessages.foreign(key, config.tmux.socket),
+      unrecorded: ({ key }) => standingMessages.unrecorded(key, config.tmux.socket),
       tmuxUnknown: ({ key }) => standingMessages.tmuxUnknown(key),
       restartHint: ({ key }) => `restart it: \`the-loop standing restart ${key}\``,
     },
@@ -193,6 +193,7 @@ export function createStandingService(options: StandingServiceOptions): Standing
               standingBootDirective({
                 name,
                 tmuxName: standingTarget(name),
+                tmuxSocket: config.tmux.socket,
                 instance: config.instance.name,
                 slackThread: resolved.definition.slack !== false && config.slack.enabled,
               }),
@@ -335,7 +336,7 @@ export function createStandingService(options: StandingServiceOptions): Standing
         if (info.state === 'unknown')
           throw new LoopError('tmux_unavailable', standingMessages.tmuxUnknown(name));
         if (info.state !== 'absent')
-          throw new LoopError('name_taken', standingMessages.foreign(name));
+          throw new LoopError('name_taken', standingMessages.foreign(name, config.tmux.socket));
         const record: StandingRecord = {
           version: 1,
           name,

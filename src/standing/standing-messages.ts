@@ -1,5 +1,6 @@
 import { standingTarget } from '../refs.js';
 import { describeExit } from '../sessions/session-status.js';
+import { tmuxAttachCommand, tmuxKillCommand } from '../tmux/attach-command.js';
 
 /** The user-facing refusals of the standing verbs, each naming its remedy, in one place. */
 export const standingMessages = {
@@ -11,19 +12,20 @@ export const standingMessages = {
   exited: (name: string, exitStatus: number | undefined) =>
     `session \`${name}\` ${describeExit(exitStatus)} — run \`the-loop standing start ${name}\` ` +
     `(or \`/loop start ${name}\`)`,
-  foreign: (name: string) => {
+  foreign: (name: string, socket: string | undefined) => {
     const target = standingTarget(name);
     return (
       `a tmux session \`${target}\` exists but was not started by this instance; the-loop will not ` +
-      `touch it. Inspect it with \`tmux attach -r -t '=${target}'\` and remove it with ` +
-      `\`tmux kill-session -t '=${target}'\` if it is not needed`
+      `touch it. Inspect it with \`${tmuxAttachCommand(target, socket, { readOnly: true })}\` and ` +
+      `remove it with \`${tmuxKillCommand(target, socket)}\` if it is not needed`
     );
   },
-  unrecorded: (name: string) => {
+  unrecorded: (name: string, socket: string | undefined) => {
     const target = standingTarget(name);
     return (
       `tmux session \`${target}\` is running but this instance has no record of it; inspect it with ` +
-      `\`tmux attach -r -t '=${target}'\` and remove it with \`tmux kill-session -t '=${target}'\``
+      `\`${tmuxAttachCommand(target, socket, { readOnly: true })}\` and remove it with ` +
+      `\`${tmuxKillCommand(target, socket)}\``
     );
   },
   tmuxUnknown: (name: string) =>

@@ -9,19 +9,22 @@ import { buildSpawnArgs } from './build-spawn-args.js';
 import { parseSessionLine, sessionFormat } from './parse-session-line.js';
 import type { SessionInfo, SessionListing, TmuxDriver } from './tmux-driver.js';
 import type { TmuxResult, TmuxRunner } from './tmux-runner.js';
+import { tmuxAttachCommand } from './attach-command.js';
 
 export interface TmuxDriverOptions {
   readonly runner: TmuxRunner;
   readonly logger: Logger;
   /** Where to send signals; a parameter so tests can see them. */
   readonly signal?: (pid: number, signal: NodeJS.Signals) => void;
+  /** `tmux.socket` ("" or unset = the default server), for the attach line in refusals (§17). */
+  readonly socket?: string;
 }
 
 const notOursMarker = 'the-loop:not-ours';
 const keyPattern = /^[A-Za-z0-9-]{1,32}$/;
 
 export function createTmuxDriver(options: TmuxDriverOptions): TmuxDriver {
-  const { runner, logger } = options;
+  const { runner, logger, socket } = options;
   const signal = options.signal ?? ((pid, name) => process.kill(pid, name));
   let versionPromise: Promise<TmuxVersion> | undefined;
 
@@ -121,7 +124,7 @@ export function createTmuxDriver(options: TmuxDriverOptions): TmuxDriver {
       throw new LoopError(
         'foreign_session',
         `tmux session \`${name}\` is not owned by this instance; the-loop will not touch it ` +
-          `(inspect it with \`tmux attach -r -t '=${name}'\`)`,
+          `(inspect it with \`${tmuxAttachCommand(name, socket, { readOnly: true })}\`)`,
         { target: name },
       );
     }

@@ -26,5 +26,5 @@ export function openTmux(options: {
     fallback: createExecaTmuxRunner(tmuxOptions),
     logger,
   });
-  return { runner, driver: createTmuxDriver({ runner, logger }) };
+  return { runner, driver: createTmuxDriver({ runner, logger, socket: options.socket }) };
 }

@@ -124,6 +124,7 @@ export function createWorkItemService(
                   ref,
                   url: workItemUrl(item),
                   tmuxName: workItemTarget(item),
+                  tmuxSocket: config.tmux.socket,
                   instance: config.instance.name,
                   slackThread: config.slack.enabled,
                 }),

@@ -1,3 +1,5 @@
+import { tmuxAttachCommand } from '../tmux/attach-command.js';
+
 /** The fixed first words of a work-item session (DESIGN §7.2): which item, and how to answer. */
 export function workItemBootDirective(facts: {
   readonly ref: string;
@@ -5,13 +7,15 @@ export function workItemBootDirective(facts: {
   readonly tmuxName: string;
   readonly instance: string;
   readonly slackThread: boolean;
+  /** `tmux.socket` ("" or unset = the default server): the attach line names it (§17). */
+  readonly tmuxSocket?: string;
 }): string {
   const instance = facts.instance ? ` on the-loop instance \`${facts.instance}\`` : '';
   return [
     `You are the-loop's session for the work item ${facts.ref} (${facts.url})${instance}.`,
     'Work on that issue or pull request only. People reach you by commenting on it' +
       (facts.slackThread ? ', by replying in its Slack thread,' : '') +
-      ` or by attaching to tmux (\`tmux attach -t '=${facts.tmuxName}'\`); each message starts with a line naming who sent it.`,
+      ` or by attaching to tmux (\`${tmuxAttachCommand(facts.tmuxName, facts.tmuxSocket)}\`); each message starts with a line naming who sent it.`,
     'To answer, run `the-loop post "your reply"` (or pipe text into `the-loop post -`): it becomes a comment on the ' +
       'work item' +
       (facts.slackThread ? ' and a message in its Slack thread' : '') +

@@ -215,7 +215,8 @@ describe('standing sessions end to end: bin/the-loop against a running serve', (
     ]);
     const created = await fixture.cli(['standing', 'create', 'squat']);
     expect(created.exitCode).toBe(1);
-    expect(created.stderr).toMatch(/tmux attach -r -t/);
+    // The remedy names the server the session is on (tmux.socket is set here; §17).
+    expect(created.stderr).toContain(`tmux -L ${fixture.socket} attach -r -t`);
     const listed = await execa('tmux', [
       '-L',
       fixture.socket,

@@ -74,3 +74,55 @@ export const openTrustDialog = (io) => openDialog('trust', TRUST_DIALOG, io);
 /** The permission dialog of a tool call. @param {string} command @param {DialogIo} io */
 export const openPermissionDialog = (command, io) =>
   openDialog('permission', permissionDialog(command), io);
+
+/**
+ * A dialog the-loop does not know: Claude Code 2.1.332's "Adding a new directory" question (the
+ * one `--add-dir` raised), with "No, exit" preselected so that Enter exits, as it does there.
+ * Down then Enter picks "Yes, add it"; Enter alone or Escape exits. Every key is recorded
+ * (`unknown_dialog_key`), so a test sees whether anything was pressed into it.
+ *
+ * @param {DialogIo} io
+ * @returns {Dialog}
+ */
+export function openUnknownDialog(io) {
+  /** @type {(yes: boolean) => void} */
+  let settle = () => undefined;
+  const answered = new Promise((resolve) => (settle = resolve));
+  const draw = (/** @type {boolean} */ yes) =>
+    io.write(
+      `\x1b[2J\x1b[H${[
+        '────────────────────────────────────────────────────────────────',
+        ' Adding a new directory:',
+        '',
+        ' /srv/the-loop/files/loop-standing-x',
+        '',
+        " This session hasn't worked here before. Is this a directory you created or one you trust?",
+        '',
+        ` ${yes ? ' ' : '❯'} No, exit`,
+        ` ${yes ? '❯' : ' '} Yes, add it`,
+        '',
+        ' Enter to confirm · Esc to cancel',
+      ].join('\r\n')}\r\n`,
+    );
+  draw(false);
+  io.record('unknown_dialog');
+  let onYes = false;
+  let done = false;
+  return {
+    answered: /** @type {Promise<boolean>} */ (answered),
+    feed(chunk) {
+      if (done) return;
+      io.record('unknown_dialog_key', { bytes: chunk.length });
+      if (chunk === '\x1b[B' || chunk === '\x1b[A') {
+        onYes = chunk === '\x1b[B';
+        draw(onYes);
+        return;
+      }
+      const enter = chunk === '\r' || chunk === '\n';
+      if (!enter && chunk !== '\x1b') return;
+      done = true;
+      io.write('\x1b[2J\x1b[H');
+      settle(enter && onYes);
+    },
+  };
+}

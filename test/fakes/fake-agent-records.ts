@@ -45,7 +45,8 @@ export type EventRecord = EventBase &
     | { event: 'interrupt'; key: 'escape' | 'ctrl-c'; turnActive: boolean }
     | { event: 'exit'; code: number; reason: string }
     | { event: 'refused'; message: string; code: number }
-    | { event: 'trust_dialog' | 'permission_dialog' }
+    | { event: 'trust_dialog' | 'permission_dialog' | 'unknown_dialog' }
+    | { event: 'unknown_dialog_key'; bytes: number }
     /** The servers of `--mcp-config`, as the file named them. */
     | { event: 'mcp_config'; path: string; servers: Record<string, unknown> }
     | {

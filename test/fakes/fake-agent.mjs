@@ -18,6 +18,8 @@
  * answer, unless a prompt comes first; Claude Code waits 60 s; default 0 = never).
  * FAKE_AGENT_TRUST_DIALOG=1 shows Claude Code's trust dialog before SessionStart
  * (fake-agent-dialogs.mjs): `1` or Enter trusts, `2` or Escape exits 1, a paste is dropped.
+ * FAKE_AGENT_UNKNOWN_DIALOG=1 shows, before SessionStart, a dialog the-loop does not know (2.1.332's
+ * "Adding a new directory"): Down then Enter goes on, Enter alone or Escape exits 1.
  * A prompt line `FAKE:dialog <command>` shows Claude Code's permission dialog for that command
  * (no input box; it takes every key; `1` or Enter says Yes, `3` or Escape No) before the answer;
  * unlike Claude Code it still ends a turn whose tool was refused with a Stop.
@@ -35,7 +37,7 @@ import { clearTimeout, setTimeout } from 'node:timers';
 import { parseAgentArgs } from './fake-agent-args.mjs';
 import { openConversation } from './fake-agent-conversation.mjs';
 import { createHookRunner } from './fake-agent-hooks.mjs';
-import { openPermissionDialog, openTrustDialog } from './fake-agent-dialogs.mjs';
+import { openPermissionDialog, openTrustDialog, openUnknownDialog } from './fake-agent-dialogs.mjs';
 import { createInputReader } from './fake-agent-input.mjs';
 import { appendJsonLine } from './fake-agent-jsonl.mjs';
 import { createTurns } from './fake-agent-turns.mjs';
@@ -323,6 +325,11 @@ setTimeout(async () => {
   if (process.env.FAKE_AGENT_TRUST_DIALOG === '1') {
     dialog = openTrustDialog({ write: (text) => stdout.write(text), record: recordEvent });
     if (!(await dialog.answered)) exit(1, 'trust refused');
+    dialog = undefined;
+  }
+  if (process.env.FAKE_AGENT_UNKNOWN_DIALOG === '1') {
+    dialog = openUnknownDialog({ write: (text) => stdout.write(text), record: recordEvent });
+    if (!(await dialog.answered)) exit(1, 'unknown dialog refused');
     dialog = undefined;
   }
   ready = true;

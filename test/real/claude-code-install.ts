@@ -4,32 +4,49 @@ import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { CLAUDE_NEWEST_TESTED } from '../../src/harness/claude-versions.js';
 
 const run = promisify(execFile);
 
-/** The one Claude Code version the real-client tier runs (DESIGN §11). Change it here only. */
-export const CLAUDE_CODE_VERSION = '2.1.197';
 export const CLAUDE_CODE_PACKAGE = '@anthropic-ai/claude-code';
 
-/** The cache folder the tier installs into: outside the clone, reused across runs. */
-export function claudeCodeCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+/** Set by the runner (`--claude <version>`): the version this run of the tier tests. */
+export const CLAUDE_VERSION_ENV = 'THE_LOOP_CLAUDE_VERSION';
+
+/**
+ * The Claude Code version the tier runs: the one the runner was given, else the newest tested
+ * (docs/design.md §23; the range lives in src/harness/claude-versions.ts).
+ */
+export function claudeCodeVersion(env: NodeJS.ProcessEnv = process.env): string {
+  const given = env[CLAUDE_VERSION_ENV];
+  return given !== undefined && given !== '' ? given : CLAUDE_NEWEST_TESTED;
+}
+
+/** The cache folder the tier installs a version into: outside the clone, one per version. */
+export function claudeCodeCacheDir(
+  env: NodeJS.ProcessEnv = process.env,
+  version: string = claudeCodeVersion(env),
+): string {
   const cache =
     env.XDG_CACHE_HOME !== undefined && env.XDG_CACHE_HOME !== ''
       ? env.XDG_CACHE_HOME
       : path.join(homedir(), '.cache');
-  return path.join(cache, 'the-loop-test', `claude-code-${CLAUDE_CODE_VERSION}`);
+  return path.join(cache, 'the-loop-test', `claude-code-${version}`);
 }
 
 /** The installed native binary (the package's postinstall copies it over `bin/claude.exe`). */
-export function claudeCodeBinary(env: NodeJS.ProcessEnv = process.env): string {
-  return path.join(claudeCodeCacheDir(env), 'node_modules', '.bin', 'claude');
+export function claudeCodeBinary(
+  env: NodeJS.ProcessEnv = process.env,
+  version: string = claudeCodeVersion(env),
+): string {
+  return path.join(claudeCodeCacheDir(env, version), 'node_modules', '.bin', 'claude');
 }
 
 export type InstallOutcome =
   | { readonly ok: true; readonly binary: string; readonly installed: boolean }
   | { readonly ok: false; readonly reason: string };
 
-/** Whether the cached binary is there and says it is the pinned version. */
+/** The version the cached binary says it is; undefined when it is missing or does not run. */
 export async function installedVersion(binary: string): Promise<string | undefined> {
   if (!existsSync(binary)) return undefined;
   try {
@@ -56,12 +73,13 @@ export async function installedVersion(binary: string): Promise<string | undefin
  */
 export async function ensureClaudeCode(
   env: NodeJS.ProcessEnv = process.env,
+  version: string = claudeCodeVersion(env),
 ): Promise<InstallOutcome> {
-  const binary = claudeCodeBinary(env);
-  if ((await installedVersion(binary)) === CLAUDE_CODE_VERSION) {
+  const binary = claudeCodeBinary(env, version);
+  if ((await installedVersion(binary)) === version) {
     return { ok: true, binary, installed: false };
   }
-  const target = claudeCodeCacheDir(env);
+  const target = claudeCodeCacheDir(env, version);
   const staging = `${target}.partial-${process.pid}`;
   await rm(staging, { recursive: true, force: true });
   await mkdir(staging, { recursive: true });
@@ -83,7 +101,7 @@ export async function ensureClaudeCode(
         '--no-package-lock',
         '--include=optional',
         '--ignore-scripts=false',
-        `${CLAUDE_CODE_PACKAGE}@${CLAUDE_CODE_VERSION}`,
+        `${CLAUDE_CODE_PACKAGE}@${version}`,
       ],
       { cwd: staging, env: childEnv, timeout: 600_000, maxBuffer: 16 * 1024 * 1024 },
     );
@@ -94,16 +112,16 @@ export async function ensureClaudeCode(
     const last = detail.trim().split('\n').filter(Boolean).slice(-1)[0] ?? 'no output';
     return {
       ok: false,
-      reason: `npm install ${CLAUDE_CODE_PACKAGE}@${CLAUDE_CODE_VERSION} failed: ${last}`,
+      reason: `npm install ${CLAUDE_CODE_PACKAGE}@${version} failed: ${last}`,
     };
   }
   const staged = path.join(staging, 'node_modules', '.bin', 'claude');
-  const version = await installedVersion(staged);
-  if (version !== CLAUDE_CODE_VERSION) {
+  const said = await installedVersion(staged);
+  if (said !== version) {
     await rm(staging, { recursive: true, force: true });
     return {
       ok: false,
-      reason: `the installed claude says version ${version ?? 'nothing'} (the native binary or its postinstall is missing)`,
+      reason: `the installed claude says version ${said ?? 'nothing'} (the native binary or its postinstall is missing)`,
     };
   }
   await rm(target, { recursive: true, force: true });

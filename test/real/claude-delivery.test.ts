@@ -14,6 +14,7 @@ import {
   userTexts,
   type RealClaude,
 } from './start-real-claude.js';
+import { startDialogFacts } from './claude-dialog-keys.js';
 
 const unavailable = realTierUnavailable();
 
@@ -239,7 +240,7 @@ describe.skipIf(unavailable !== undefined)('the-loop delivering to the real Clau
       ),
     ).toBe(false);
     // Someone attaches and trusts the folder.
-    await claude.keys('guard', 'Enter');
+    for (const key of startDialogFacts().trustKeys) await claude.keys('guard', key);
     await claude.requestWith('You are the standing session `guard`');
     expect(await finalOutcome(claude, deliveryIdOf(said))).toBe('delivery.delivered');
     await claude.requestWith('waiting behind the dialog');

@@ -10,6 +10,7 @@ import { realTierUnavailable } from './real-tier-availability.js';
 import { UNAPPROVED_API_KEY } from './scratch-home.js';
 import { startClaudePane, type ClaudePane, type HookCall } from './start-claude-pane.js';
 import { userTexts } from './start-real-claude.js';
+import { dialogKeyPause, queueFacts, startDialogFacts } from './claude-dialog-keys.js';
 
 const unavailable = realTierUnavailable();
 
@@ -38,6 +39,8 @@ const systemTexts = (request: RecordedRequest) =>
  */
 describe.skipIf(unavailable !== undefined)('facts about the real Claude Code', () => {
   let pane: ClaudePane;
+  const dialogs = startDialogFacts();
+  const queue = queueFacts();
 
   beforeAll(async () => {
     pane = await startClaudePane();
@@ -62,13 +65,14 @@ describe.skipIf(unavailable !== undefined)('facts about the real Claude Code', (
       const session = await pane.launch({ cwd: pane.untrusted });
       await pane.waitForScreen(session, /Is this a project you created or one you trust\?/);
       const screen = await pane.screen(session);
-      expect(screen).toContain('❯ 1. Yes, I trust this folder');
+      for (const shown of dialogs.trustShown) expect(screen).toContain(shown);
       expect(screen).toContain('Enter to confirm · Esc to cancel');
       const startedHere = (call: HookCall) =>
         call.event === 'SessionStart' && call.input.cwd === pane.untrusted;
       expect((await pane.hooks()).some(startedHere)).toBe(false);
       await pane.paste(session, 'pasted onto the dialog');
-      await pane.keys(session, 'Enter');
+      await dialogKeyPause();
+      for (const key of dialogs.trustKeys) await pane.keys(session, key);
       await pane.waitForHook(startedHere, 'SessionStart after trusting');
       await pane.waitForScreen(session, /^❯\u00a0$/m);
       expect(await pane.screen(session)).not.toContain('pasted onto the dialog');
@@ -82,11 +86,12 @@ describe.skipIf(unavailable !== undefined)('facts about the real Claude Code', (
         /Detected a custom API key in your environment/,
       );
       expect(screen).toContain('Do you want to use this API key?');
-      expect(screen).toContain('❯ 2. No (recommended)');
+      expect(screen).toContain(dialogs.apiKeyShown);
       expect((await pane.hooks()).slice(before).some((call) => call.event === 'SessionStart')).toBe(
         false,
       );
-      await pane.keys(session, '1');
+      await dialogKeyPause();
+      for (const key of dialogs.apiKeyApprove) await pane.keys(session, key);
       await pane.waitForHook(
         (call) => call.event === 'SessionStart',
         'SessionStart after approving the key',
@@ -190,6 +195,7 @@ describe.skipIf(unavailable !== undefined)('facts about the real Claude Code', (
       expect(dialog).toContain('❯ 1. Yes');
       expect(dialog).toContain('Esc to cancel · Tab to amend');
       await pane.paste(session, 'a message meant for the model');
+      await dialogKeyPause();
       await pane.keys(session, 'Enter');
       await pane.waitForHook(
         (call) => call.event === 'PostToolUse' && call.input.tool_name === 'Bash',
@@ -220,7 +226,10 @@ describe.skipIf(unavailable !== undefined)('facts about the real Claude Code', (
       await pane.waitForHook(asked, 'PermissionRequest');
       await pane.waitForScreen(session, /Do you want to proceed\?/);
       const since = (await pane.hooks()).findIndex(asked);
-      await pane.keys(session, '3');
+      // 2.1.332's third option is no longer "No" (it switched the session to auto mode): No is
+      // Escape there (test/real/FINDINGS.md).
+      await dialogKeyPause();
+      await pane.keys(session, dialogs.permissionNo);
       await pane.waitForScreen(session, /⎿\s+Interrupted · What should Claude do instead\?/);
       await pane.waitForScreen(session, /^❯\u00a0$/m);
       await pane.submit(session, 'after the no');
@@ -235,9 +244,11 @@ describe.skipIf(unavailable !== undefined)('facts about the real Claude Code', (
       expect(existsSync(marker)).toBe(false);
     });
 
-    it('prompts sent while a plain turn runs are queued, confirmed after its Stop, and merged into one turn', async () => {
+    it('prompts sent while a plain turn runs are queued, confirmed (2.1.197: after its Stop; 2.1.332: at once), and merged into one turn', async () => {
       const slow = gate();
       pane.fake.script(text('Slow answer.', { until: slow.promise }), text('Merged answer.'));
+      const isStopOf = (answer: string) => (call: HookCall) =>
+        call.event === 'Stop' && call.input.last_assistant_message === answer;
       await pane.submit(session, 'a slow turn');
       await pane.fake.waitForRequest(
         (r) => r.kind === 'turn' && userTexts(r).includes('a slow turn'),
@@ -245,20 +256,22 @@ describe.skipIf(unavailable !== undefined)('facts about the real Claude Code', (
       await pane.submit(session, 'queued one');
       await pane.submit(session, 'queued two');
       const busy = await pane.waitForScreen(session, /❯ queued two\n/);
-      expect(busy).toMatch(/^ {2}❯ queued one$/m);
+      expect(busy).toMatch(/^( {2})?❯ queued one$/m);
       expect(busy).toMatch(/^❯\u00a0Press up to edit queued messages$/m);
-      expect((await pane.hooks()).some(prompted('queued one'))).toBe(false);
+      if (queue.submitWhenQueued) {
+        // 2.1.332 (FINDINGS.md (h)): UserPromptSubmit as soon as each is queued, the turn still held.
+        await pane.waitForHook(prompted('queued two'), 'UserPromptSubmit of the queued prompts');
+        expect((await pane.hooks()).some(isStopOf('Slow answer.'))).toBe(false);
+      } else expect((await pane.hooks()).some(prompted('queued one'))).toBe(false);
       slow.open();
-      const isStopOf = (answer: string) => (call: HookCall) =>
-        call.event === 'Stop' && call.input.last_assistant_message === answer;
       await pane.waitForHook(isStopOf('Merged answer.'), 'the Stop of the merged turn');
       const calls = await pane.hooks();
-      const order = [
-        isStopOf('Slow answer.'),
-        prompted('queued one'),
-        prompted('queued two'),
-        isStopOf('Merged answer.'),
-      ].map((matches) => calls.findIndex(matches));
+      const confirmed = [prompted('queued one'), prompted('queued two')];
+      const order = (
+        queue.submitWhenQueued
+          ? [...confirmed, isStopOf('Slow answer.'), isStopOf('Merged answer.')]
+          : [isStopOf('Slow answer.'), ...confirmed, isStopOf('Merged answer.')]
+      ).map((matches) => calls.findIndex(matches));
       expect(order.every((index) => index >= 0)).toBe(true);
       expect([...order].sort((x, y) => x - y)).toEqual(order);
       const turns = pane.fake.requests.filter(
@@ -269,7 +282,7 @@ describe.skipIf(unavailable !== undefined)('facts about the real Claude Code', (
 
     // Every step waits for what Claude Code shows or sends, with generous deadlines (it once
     // timed out in a full .ci/run on the loaded 2-core machine with the 30 s defaults).
-    it('a prompt sent while a tool call is under way is injected into the turn, with no UserPromptSubmit', async () => {
+    it('a prompt sent while a tool call is under way is injected into the turn (2.1.197: with no UserPromptSubmit)', async () => {
       const notes = path.join(pane.work, 'notes.txt');
       await writeFile(notes, 'the notes\n');
       const held = gate();
@@ -289,19 +302,29 @@ describe.skipIf(unavailable !== undefined)('facts about the real Claude Code', (
         'the Stop of the tool turn',
         { timeoutMs: 90_000 },
       );
+      // 2.1.197 injects it as a system message, 2.1.332 as a user text block (FINDINGS.md (h)).
+      const blocks = queue.injectedAs === 'system' ? systemTexts : userTexts;
       const injected = pane.fake.requests.find((r) =>
-        systemTexts(r).some((t) =>
+        blocks(r).some((t) =>
           t.startsWith('The user sent a new message while you were working:\ninjected words\n'),
         ),
       );
       expect(injected).toBeDefined();
-      expect(
-        (await pane.hooks()).some(
-          (call) =>
-            JSON.stringify(call.input).includes('injected words') &&
-            call.event === 'UserPromptSubmit',
-        ),
-      ).toBe(false);
+      const calls = await pane.hooks();
+      const submitted = calls.findIndex(
+        (call) =>
+          JSON.stringify(call.input).includes('injected words') &&
+          call.event === 'UserPromptSubmit',
+      );
+      // 2.1.332 confirms it as soon as it is queued, so before the turn's Stop.
+      if (queue.submitWhenQueued) {
+        expect(submitted).toBeGreaterThanOrEqual(0);
+        expect(submitted).toBeLessThan(
+          calls.findIndex(
+            (call) => call.event === 'Stop' && call.input.last_assistant_message === 'Read them.',
+          ),
+        );
+      } else expect(submitted).toBe(-1);
       // The transcript is written behind the hooks: the attachment can land after the Stop.
       const injectedPrompts = async () =>
         (await readFile(String(stop.input.transcript_path), 'utf8'))

@@ -6,6 +6,7 @@ import { text, toolUse } from '../fakes/fake-anthropic/scripted-answer.js';
 import type { RecordedRequest } from '../fakes/fake-anthropic/start-fake-anthropic.js';
 import { eventually } from '../helpers/eventually.js';
 import { waitForTurns } from '../helpers/run-serve.js';
+import { dialogKeyPause } from './claude-dialog-keys.js';
 import { realTierUnavailable } from './real-tier-availability.js';
 import { eventMatching, startRealClaude, type RealClaude } from './start-real-claude.js';
 
@@ -135,6 +136,7 @@ describe.skipIf(unavailable !== undefined)('permission requests with the real Cl
       'delivery.held (permission)',
     );
     expect(existsSync(marker)).toBe(false);
+    await dialogKeyPause();
     await execa('tmux', [
       '-L',
       claude.serve.socket,

@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { CLAUDE_CODE_VERSION } from './claude-code-install.js';
+import { claudeCodeVersion } from './claude-code-install.js';
 
 /** The API key the tier gives Claude Code; only the fake Messages API ever sees it. */
 export const TEST_API_KEY = 'sk-ant-api03-the-loop-real-tier-test-key-0123456789abcdefXYZ';
@@ -39,8 +39,8 @@ export async function seedClaudeHome(options: {
     autoUpdates: false,
     theme: 'dark',
     hasCompletedOnboarding: true,
-    lastOnboardingVersion: CLAUDE_CODE_VERSION,
-    lastReleaseNotesSeen: CLAUDE_CODE_VERSION,
+    lastOnboardingVersion: claudeCodeVersion(),
+    lastReleaseNotesSeen: claudeCodeVersion(),
     customApiKeyResponses: {
       approved: (options.approvedKeys ?? [TEST_API_KEY]).map(keyFingerprint),
       rejected: [],

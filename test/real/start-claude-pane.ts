@@ -10,6 +10,7 @@ import {
 } from '../fakes/fake-anthropic/start-fake-anthropic.js';
 import { claudeCodeBinary } from './claude-code-install.js';
 import { claudeEnv, seedClaudeHome } from './scratch-home.js';
+import { askModeArgument } from './claude-dialog-keys.js';
 
 /** Every hook event Claude Code 2.1.197 has that matters to the-loop. */
 const CAPTURED = [
@@ -74,6 +75,7 @@ export async function startClaudePane(): Promise<ClaudePane> {
   await mkdir(work, { recursive: true });
   await mkdir(untrusted, { recursive: true });
   await seedClaudeHome({ home, trusted: [work] });
+  const askMode = askModeArgument();
   const hooksFile = path.join(dir, 'hooks.jsonl');
   const hookScript = path.join(dir, 'hook.sh');
   await writeFile(
@@ -136,6 +138,9 @@ export async function startClaudePane(): Promise<ClaudePane> {
         claudeCodeBinary(),
         '--settings',
         settings,
+        // The facts about permission dialogs need every call to ask (2.1.332 defaults to auto).
+        '--permission-mode',
+        askMode,
       ]);
       return name;
     },

@@ -63,12 +63,14 @@ export async function startRealClaude(options: RealClaudeOptions = {}): Promise<
   const serve = await createServeFixture(
     () => ({
       harnesses: {
+        // The tier sets the mode it tests: every call asks (2.1.332 defaults to auto mode).
         claude: viaServe
-          ? { kind: 'claude', command: binary }
+          ? { kind: 'claude', command: binary, permissionMode: 'ask' }
           : {
               kind: 'claude',
               command: 'env',
               args: [...Object.entries(env).map(([name, value]) => `${name}=${value}`), binary],
+              permissionMode: 'ask',
             },
       },
       defaults: { harness: 'claude', cwd: 'work' },
@@ -148,8 +150,29 @@ export async function startRealClaude(options: RealClaudeOptions = {}): Promise<
   };
 }
 
-/** Every text block of the request's user messages, in order (the prompt is among the last). */
+/**
+ * Every text block of the request's user messages, in order (the prompt is among the last). From
+ * 2.1.332 on, a paste Claude Code collapsed (`[Pasted text #n]`) reaches the model wrapped as
+ * `\n\n<pasted_content id="…">\n` + the paste + `\n</pasted_content id="…">\n` (the closing tag
+ * repeats the id); the text inside is the paste, whole, so the tier compares that
+ * (test/real/FINDINGS.md (h)).
+ */
 export function userTexts(request: RecordedRequest): string[] {
+  return rawUserTexts(request).map(unwrapPasted);
+}
+
+/**
+ * The text with 2.1.332's `<pasted_content>` wrappers taken off, exactly (no trimming, so a
+ * paste's own leading or trailing whitespace still counts); unchanged without them.
+ */
+export function unwrapPasted(text: string): string {
+  return text.replace(
+    /(?:\n\n)?<pasted_content id="([^"]*)">\n([\s\S]*?)\n<\/pasted_content(?: id="\1")?>\n?/g,
+    '$2',
+  );
+}
+
+function rawUserTexts(request: RecordedRequest): string[] {
   const body = request.body as { messages?: Array<{ role: string; content: unknown }> } | undefined;
   const texts: string[] = [];
   for (const message of body?.messages ?? []) {

@@ -1,6 +1,8 @@
 import path from 'node:path';
 import type { CommandHandler } from '../command-context.js';
 import { readLocalFile } from '../read-local-file.js';
+import { standingTarget } from '../../refs.js';
+import { tmuxAttachCommand } from '../../tmux/attach-command.js';
 
 /**
  * `the-loop standing create NAME …`. The prompt file is read here and sent as text, and --cwd is
@@ -38,6 +40,11 @@ export const runStandingCreate: CommandHandler = async (context) => {
   context.print(
     `created ${session.name}: ${state} (harness ${session.harness}, cwd ${session.cwd})`,
   );
+  if (session.status === 'running') {
+    // The socket comes from the config, so the line reaches the server the session is on (§17).
+    const socket = (await context.loadConfig()).tmux.socket;
+    context.print(`attach: ${tmuxAttachCommand(standingTarget(session.name), socket)}`);
+  }
   return 0;
 };
 

@@ -380,6 +380,7 @@ describe('resolveConfig defaults', () => {
         submitDelayMs: 150,
         confirmTimeoutMs: 5000,
         draftWaitMs: 30000,
+        unknownScreenMs: 5000,
       },
       slack: {
         enabled: true,
@@ -478,6 +479,7 @@ describe('resolveConfig defaults', () => {
       submitDelayMs: 0,
       confirmTimeoutMs: 5000,
       draftWaitMs: 30000,
+      unknownScreenMs: 5000,
     });
     expect(config.github.poll).toEqual({ enabled: true, intervalSeconds: 30 });
   });

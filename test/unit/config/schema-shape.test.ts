@@ -17,6 +17,7 @@ const noStaticDefault = new Set([
   'harnesses.<name>.interruptKey',
   'harnesses.<name>.readyPattern',
   'harnesses.<name>.mcp',
+  'harnesses.<name>.permissionMode',
   'standing.sessions[].name',
   'standing.sessions[].harness',
   'standing.sessions[].cwd',

@@ -30,6 +30,7 @@ const everyKey: DeepRequired<Config> = {
       interruptKey: 'C-c',
       mcp: true,
       readyPattern: '^> ',
+      permissionMode: 'ask',
     },
   },
   defaults: { harness: 'codex', cwd: '/srv' },
@@ -50,7 +51,13 @@ const everyKey: DeepRequired<Config> = {
       },
     ],
   },
-  delivery: { readyTimeoutMs: 1, submitDelayMs: 1, confirmTimeoutMs: 1, draftWaitMs: 1 },
+  delivery: {
+    readyTimeoutMs: 1,
+    submitDelayMs: 1,
+    confirmTimeoutMs: 1,
+    draftWaitMs: 1,
+    unknownScreenMs: 1,
+  },
   slack: {
     enabled: true,
     mode: 'socket',

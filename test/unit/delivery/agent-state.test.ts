@@ -30,6 +30,14 @@ describe('nextAgentState (DESIGN §13)', () => {
     ['busy', 'exit', 'exited'],
     ['exited', 'prompt', 'exited'],
     ['exited', 'ready', 'exited'],
+    // A screen the-loop cannot read blocks the session, at start or later (§13, §23).
+    ['starting', 'unreadable', 'blocked'],
+    ['idle', 'unreadable', 'blocked'],
+    ['busy', 'unreadable', 'blocked'],
+    ['waiting', 'unreadable', 'waiting'],
+    ['exited', 'unreadable', 'exited'],
+    ['blocked', 'readable', 'idle'],
+    ['busy', 'readable', 'busy'],
   ])('%s + %s → %s', (state, signal, next) => {
     expect(nextAgentState(state, signal)).toBe(next);
   });

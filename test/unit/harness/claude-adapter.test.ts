@@ -70,7 +70,7 @@ describe('claude adapter', () => {
     expect(settings.hooks['PermissionRequest']?.[0]?.hooks[0]?.timeout).toBe(619);
   });
 
-  it("gives Claude Code the session's files folder with --add-dir, created private", async () => {
+  it("gives Claude Code the session's files folder in its settings, created private, never --add-dir", async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'loop-harness-'));
     const filesRoot = path.join(dir, 'files');
     const plan = await createClaudeAdapter({ newId: () => 'uuid-2', filesRoot }).plan({
@@ -81,7 +81,13 @@ describe('claude adapter', () => {
       harnessDir: dir,
     });
     const folder = path.join(filesRoot, 'loop-standing-b');
-    expect(plan.argv.slice(-2)).toEqual(['--add-dir', folder]);
+    // `--add-dir` opens a trust dialog on Claude Code 2.1.332 (docs/design.md §23).
+    expect(plan.argv).not.toContain('--add-dir');
+    const settings = JSON.parse(
+      await readFile(path.join(dir, 'loop-standing-b.settings.json'), 'utf8'),
+    ) as { permissions: { allow: string[]; additionalDirectories?: string[] } };
+    // Only the-loop's own folder: the session's cwd stays the user's decision.
+    expect(settings.permissions.additionalDirectories).toEqual([folder]);
     expect((await stat(folder)).mode & 0o777).toBe(0o700);
   });
 

@@ -46,7 +46,7 @@ describe('notificationNotice', () => {
         "Answer here, or attach with `tmux attach -t '=loop-standing-a'`.",
     );
     expect(notificationNotice(payload, { ...facts, tmuxSocket: 'work' })).toContain(
-      "`tmux -L 'work' attach -t '=loop-standing-a'`",
+      "`tmux -L work attach -t '=loop-standing-a'`",
     );
   });
 

@@ -112,7 +112,7 @@ describe('startDialogNotice', () => {
   it('names the dialog and how to answer it, with the socket when there is one', () => {
     const notice = startDialogNotice('trust', { tmuxName: 'loop-standing-x', tmuxSocket: 's1' });
     expect(notice).toContain('whether to trust the folder');
-    expect(notice).toContain("`tmux -L 's1' attach -t '=loop-standing-x'`");
+    expect(notice).toContain("`tmux -L s1 attach -t '=loop-standing-x'`");
     expect(startDialogNotice('api-key', { tmuxName: 'loop-standing-x' })).toContain(
       "`tmux attach -t '=loop-standing-x'`",
     );
