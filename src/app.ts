@@ -206,7 +206,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   const dashboard = openDashboard({
     ...{ config, env, logger, events, permissions, resolve: targets },
-    services: () => states,
+    services: () => (fleet ? [...states, fleetServiceState(fleet.state())] : states),
     standing: () => standing.list(),
     workItems: async () => ({ views: await workItems.list(), records: await workItems.records() }),
     agentState: (tmuxName) => readiness.state(tmuxName),

@@ -101,16 +101,17 @@ function sessionRef(ref: string): string {
 export function headerSurfaces(
   services: readonly ServiceState[],
 ): { name: string; state: string; detail: string }[] {
-  const of = (name: string, label: string) => {
+  const of = (name: string, label: string, off: string) => {
     const rows = services.filter((row) => row.name === name);
     const worst = rows.find((row) => row.state !== 'ok') ?? rows[0];
-    if (worst === undefined) return { name: label, state: 'off', detail: `${label} is off` };
+    if (worst === undefined) return { name: label, state: 'off', detail: off };
     const state = worst.state === 'ok' ? 'on' : worst.state;
     return { name: label, state, detail: worst.detail };
   };
   return [
-    of('slack', 'Slack'),
-    of('github', 'GitHub'),
-    { name: 'fleet', state: 'off', detail: 'the fleet is not configured' },
+    of('slack', 'Slack', 'Slack is off'),
+    of('github', 'GitHub', 'GitHub is off'),
+    // No fleet row: this instance runs alone (no `fleet` block).
+    of('fleet', 'fleet', 'the fleet is not configured'),
   ];
 }

@@ -98,4 +98,13 @@ describe('headerSurfaces', () => {
       { name: 'fleet', state: 'off', detail: 'the fleet is not configured' },
     ]);
   });
+
+  it("shows the fleet's row when this instance is in a fleet", () => {
+    expect(headerSurfaces([{ name: 'fleet', state: 'ok', detail: 'ok (3 instances)' }])[2]).toEqual(
+      { name: 'fleet', state: 'on', detail: 'ok (3 instances)' },
+    );
+    expect(
+      headerSurfaces([{ name: 'fleet', state: 'failed', detail: 'down since 14:02: refused' }])[2],
+    ).toEqual({ name: 'fleet', state: 'failed', detail: 'down since 14:02: refused' });
+  });
 });
