@@ -118,6 +118,17 @@ describe.skipIf(unavailable !== undefined)('the-loop delivering to the real Clau
     // Claude Code merges what waited into one turn.
     const merged = await claude.requestWith('typed while busy, again');
     expect(userTexts(merged).filter((t) => t.includes('typed while busy'))).toHaveLength(2);
+    // 2.1.332 sends the queued prompts' UserPromptSubmit before the slow turn's Stop, so nothing
+    // marks the merged turn busy and settled() alone can pass while it still runs (FINDINGS.md
+    // (h)): wait for its own answer to be posted.
+    await eventMatching(
+      claude,
+      (event) =>
+        event.event === 'agent.posted' &&
+        event.ref === 'standing:sup' &&
+        event.bytes === Buffer.byteLength('Then the rest.'),
+      "the merged turn's answer posted",
+    );
     await settled();
   });
 
