@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * The real-client tier (`npm run test:real`, DESIGN §11): the real Claude Code in tmux under
+ * The real-client tier (`npm run test:real`, docs/design.md §11): the real Claude Code in tmux under
  * `the-loop serve`, against the fake Messages API. Kept out of `npm test` (vitest.config.ts).
  */
 export default defineConfig({

@@ -20,7 +20,7 @@ export interface HooksResult {
 const event = 'UserPromptSubmit';
 
 /**
- * The hook round trip (DESIGN §10), the cost on the hot path between a prompt and the model's
+ * The hook round trip (docs/design.md §10), the cost on the hot path between a prompt and the model's
  * request: a real `serve`, a session of its own for a real token, and the same payload posted
  * three ways, interleaved so the machine's noise falls on all three alike. Every command runs as
  * Claude Code runs a hook: `/bin/sh -c COMMAND` with the JSON on stdin.

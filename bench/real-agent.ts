@@ -23,7 +23,7 @@ export interface RealAgentResult {
 }
 
 /**
- * The real-agent row (DESIGN §10): the real Claude Code (the real tier's pinned, cached build) in a
+ * The real-agent row (docs/design.md §10): the real Claude Code (the real tier's pinned, cached build) in a
  * standing session under a real `serve`, answering from the fake Messages API. `say` is timed
  * against raw tmux into the same pane, interleaved, each until the model's request carries the
  * prompt; the raw way presses Enter as soon as the box shows the paste, so the settle it includes

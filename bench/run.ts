@@ -1,5 +1,5 @@
 /**
- * `npm run bench` (DESIGN §10): the hot path, event → pane, measured in one run on private tmux
+ * `npm run bench` (docs/design.md §10): the hot path, event → pane, measured in one run on private tmux
  * servers against the fake agent, which records each prompt it receives with a timestamp. Five
  * scenarios, one file each: floor, deliver, burst, webhook, scale; deliver and webhook also run a
  * variant that shows what one step costs. Progress goes to stderr; stdout gets a table and then

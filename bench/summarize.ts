@@ -55,7 +55,7 @@ export function summarize(results: ScenarioResults): Figures {
     // The deliver ratios divide by the raw deliveries taken in turns with the samples (deliver.ts).
     deliver_floor_p50_ms: ms(p(deliver?.floorSamples, 50)),
     deliver_p50_ratio: relative(p(deliver?.samples, 50), p(deliver?.floorSamples, 50)),
-    // What the path adds on top of the settle before Enter that DESIGN §4 asks for (a timer of
+    // What the path adds on top of the settle before Enter that docs/design.md §4 asks for (a timer of
     // submit_delay_ms, not work): the figure the deliver_p50 target is judged on.
     deliver_less_settle_p50_ratio: relative(
       minus(p(deliver?.samples, 50), results.submitDelayMs),
@@ -137,14 +137,14 @@ const atLeast =
   (value) =>
     typeof value === 'number' && value >= limit;
 
-/** The targets of DESIGN §10 and the issue, each judged from the figures; a missing figure fails. */
+/** The targets of docs/design.md §10 and the issue, each judged from the figures; a missing figure fails. */
 export const targetSpecs: ReadonlyArray<{
   readonly name: string;
   readonly figure: string;
   readonly limit: string;
   readonly met: Check;
 }> = [
-  // The whole path with the configured settle before Enter (DESIGN §4 step 7), judged on what it
+  // The whole path with the configured settle before Enter (docs/design.md §4 step 7), judged on what it
   // adds beyond that pause: a bare tmux delivery into a TUI must wait as long (docs/operations.md).
   {
     name: 'deliver_p50',

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 /**
- * Names, refs and tmux target names (DESIGN §1, §3.6). These are the only places a ref string is
+ * Names, refs and tmux target names (docs/design.md §1, §3.6). These are the only places a ref string is
  * read; everything else passes the parsed values around.
  */
 

@@ -5,7 +5,7 @@ import type { HttpMethod } from './route.js';
 
 /**
  * Where serve listens: its unix control socket, or its TCP listener (`api.listen`) with the
- * API token every request there must carry (DESIGN §3.5).
+ * API token every request there must carry (docs/design.md §3.5).
  */
 export type ApiEndpoint =
   { readonly socketPath: string } | { readonly url: string; readonly token: string };

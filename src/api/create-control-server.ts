@@ -44,7 +44,7 @@ const tcpLimits = {
 } as const;
 export const tcpMaxConnections = 64;
 
-/** The control plane (DESIGN §3.5): HTTP/1.1 JSON on a 0600 unix socket, optionally on TCP. */
+/** The control plane (docs/design.md §3.5): HTTP/1.1 JSON on a 0600 unix socket, optionally on TCP. */
 export function createControlServer(options: ControlServerOptions): ControlServer {
   const closing = new AbortController();
   const shared = {

@@ -1,7 +1,7 @@
 import type { Logger } from '../log/create-logger.js';
 
 /**
- * The control plane's route table contract (DESIGN §3.5). The server owns transport, auth, body
+ * The control plane's route table contract (docs/design.md §3.5). The server owns transport, auth, body
  * parsing and error mapping; a handler only sees parsed input and returns a status and a JSON body.
  */
 

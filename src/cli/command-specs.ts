@@ -1,5 +1,5 @@
 /**
- * Every command the CLI knows (DESIGN §3.1), as data: the parser, the help text and the docs test
+ * Every command the CLI knows (docs/design.md §3.1), as data: the parser, the help text and the docs test
  * all read this one table, so an option cannot exist in one place and be missing in another.
  */
 

@@ -1,6 +1,6 @@
 import { formatColumns } from './format-columns.js';
 
-/** The body of GET /api/v1/instance (DESIGN §7.4). */
+/** The body of GET /api/v1/instance (docs/design.md §7.4). */
 export interface InstanceReport {
   readonly name: string;
   readonly scope: { readonly mode: string; readonly workItems: readonly string[] };

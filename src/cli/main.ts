@@ -10,7 +10,7 @@ import { reportCliError } from './report-cli-error.js';
 export type { CliIo } from './cli-io.js';
 
 /**
- * The `the-loop` command (DESIGN §3.1). Returns the exit code: 0 ok, 1 refused, not found or not
+ * The `the-loop` command (docs/design.md §3.1). Returns the exit code: 0 ok, 1 refused, not found or not
  * ok, 2 usage or config error. Everything it touches comes in through `io`.
  */
 export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {

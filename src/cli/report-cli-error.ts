@@ -3,7 +3,7 @@ import { LoopError } from '../errors.js';
 import type { TextSink } from './cli-io.js';
 
 /**
- * Prints what went wrong and returns the exit code (DESIGN §3.1): 2 for a config this process
+ * Prints what went wrong and returns the exit code (docs/design.md §3.1): 2 for a config this process
  * could not use, 1 for everything `serve` refused or could not do. Answers from the server carry
  * `details.status`, so a refusal that happens to be about config is still exit 1.
  */

@@ -1,4 +1,4 @@
-/** What the-loop puts in every session it starts (DESIGN §3.2) so the agent can speak as itself. */
+/** What the-loop puts in every session it starts (docs/design.md §3.2) so the agent can speak as itself. */
 export function sessionEnv(
   env: NodeJS.ProcessEnv,
 ): { readonly token: string; readonly socketPath: string } | undefined {

@@ -23,7 +23,7 @@ export interface ConfigIssue {
 }
 
 /**
- * A config refused whole (DESIGN §3.3). Its message lists every issue, one a line, so the CLI can
+ * A config refused whole (docs/design.md §3.3). Its message lists every issue, one a line, so the CLI can
  * print it as it is; `issues` keeps them apart for callers that render their own.
  */
 export class ConfigError extends LoopError {

@@ -17,7 +17,7 @@ export interface SchemaNode {
 }
 
 /**
- * The name grammar (DESIGN §1) as the schema spells it. JSON Schema patterns are unanchored
+ * The name grammar (docs/design.md §1) as the schema spells it. JSON Schema patterns are unanchored
  * searches, so both anchors are needed; under ECMAScript rules (ajv's) `$` without the `m` flag
  * matches only at the very end, so `"abc\n"` is refused (test/unit/config/name-pattern.test.ts).
  */

@@ -15,7 +15,7 @@ export interface LoadConfigOptions {
 }
 
 /**
- * Reads, validates and resolves a config file (DESIGN §3.3). An empty file is a valid config with
+ * Reads, validates and resolves a config file (docs/design.md §3.3). An empty file is a valid config with
  * every default; anything wrong refuses the whole file with a ConfigError listing each issue.
  */
 export async function loadConfig(file: string, options: LoadConfigOptions = {}): Promise<Config> {

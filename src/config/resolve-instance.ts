@@ -19,7 +19,7 @@ type Warn = (segments: (string | number)[], problem: string) => void;
 const modes: readonly string[] = ['open', 'addressed', 'locked'] satisfies ScopeMode[];
 
 /**
- * Reads the `instance` block so that a mistake can only narrow what the instance takes (DESIGN
+ * Reads the `instance` block so that a mistake can only narrow what the instance takes (docs/design.md
  * §7.4): no block is `open` and unnamed; a block with any problem is `locked`, keeps its name only
  * if the name is valid, keeps its valid work items, and yields one warning per problem. It never
  * throws: the rest of the config is not refused for this block.

@@ -50,7 +50,7 @@ export interface Config {
   /** Absolute path of the file this came from. */
   readonly configPath: string;
   readonly instance: InstanceConfig;
-  /** Problems in the instance block that made it resolve to `locked` (DESIGN §7.4). */
+  /** Problems in the instance block that made it resolve to `locked` (docs/design.md §7.4). */
   readonly instanceWarnings: readonly string[];
   readonly state: {
     readonly root: string;
@@ -83,9 +83,9 @@ export interface Config {
     readonly channel: string;
     readonly command: string;
     readonly authorizedUsers: readonly string[];
-    /** Who may answer permission requests (DESIGN §14); resolved to authorizedUsers when left out. */
+    /** Who may answer permission requests (docs/design.md §14); resolved to authorizedUsers when left out. */
     readonly approvers: readonly string[];
-    /** What a turn's status message becomes at Stop; `off`: no status message (DESIGN §15). */
+    /** What a turn's status message becomes at Stop; `off`: no status message (docs/design.md §15). */
     readonly progress: 'summary' | 'delete' | 'off';
     readonly files: { readonly maxBytes: number };
   };

@@ -12,7 +12,7 @@ function validator(): ValidateFunction<RawConfig> {
     verbose: true,
     useDefaults: true,
     // The instance block carries documentation (`properties`, `default`) but no `type`, on
-    // purpose: it must never refuse the config (DESIGN §7.4). Every other object in the schema
+    // purpose: it must never refuse the config (docs/design.md §7.4). Every other object in the schema
     // is typed and closed, which test/unit/config/schema-shape.test.ts checks instead.
     strictTypes: false,
   }).compile<RawConfig>(configSchema());

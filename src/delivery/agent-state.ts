@@ -1,5 +1,5 @@
 /**
- * The state an agent is in (DESIGN §13), learnt from its hooks first and the screen only where no
+ * The state an agent is in (docs/design.md §13), learnt from its hooks first and the screen only where no
  * hook tells. Delivery follows from it: typed into `idle` (confirmed by tag) and `busy` (queued),
  * held while `starting`, `blocked` or `waiting`, refused when `exited`.
  */

@@ -35,7 +35,7 @@ export interface DeliveryTarget {
 /** Throws a LoopError naming the remedy when the ref has no running session. */
 export type ResolveTarget = (ref: string) => Promise<DeliveryTarget>;
 
-/** An outcome known before the final one (DESIGN §17): waiting its turn, or held and why. */
+/** An outcome known before the final one (docs/design.md §17): waiting its turn, or held and why. */
 export interface DeliveryProgress {
   readonly deliveryId: string;
   readonly outcome: 'queued' | 'held';
@@ -153,7 +153,7 @@ export function createDeliveryCore(options: DeliveryCoreOptions): DeliveryCore {
 
   /**
    * Paste, then Enter, each under the lifecycle lock so no start or stop comes in between. Where
-   * the screen is read, Enter goes only onto our own paste (DESIGN §17): the screen is watched
+   * the screen is read, Enter goes only onto our own paste (docs/design.md §17): the screen is watched
    * between the two, and looked at once more under the lock right before the key. Elsewhere
    * Enter follows a settle. Resolves `swallowed` when a dialog took the paste (nothing was
    * submitted; the caller goes round again).

@@ -1,4 +1,4 @@
-/** A delivery's latest outcome, as `GET /api/v1/deliveries/{id}` shows it (DESIGN §17). */
+/** A delivery's latest outcome, as `GET /api/v1/deliveries/{id}` shows it (docs/design.md §17). */
 export type DeliveryOutcome =
   'pending' | 'queued' | 'held' | 'delivered' | 'unconfirmed' | 'failed';
 

@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 
 /**
  * A delivery's tag: 4 lowercase hex characters, the last field of its header (`[cli · ana · 02be]`,
- * DESIGN §17). Claude Code rewrites prompts (a tab becomes four spaces, several queued prompts are
+ * docs/design.md §17). Claude Code rewrites prompts (a tab becomes four spaces, several queued prompts are
  * merged into one), so a confirmation finds its delivery by tag, never by the exact text.
  */
 export type DeliveryTag = string;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { behindEarlier, type DeliveryCore, type DeliveryRequest } from './create-delivery-core.js';
 
-/** What `POST …/say` answers (DESIGN §17). */
+/** What `POST …/say` answers (docs/design.md §17). */
 export interface SayAnswer {
   readonly outcome: 'delivered' | 'unconfirmed' | 'queued' | 'held';
   readonly deliveryId: string;
@@ -49,7 +49,7 @@ export function firstAnswer(
   });
 }
 
-/** One line per outcome (DESIGN §17); each but `delivered` says what happens next. */
+/** One line per outcome (docs/design.md §17); each but `delivered` says what happens next. */
 export function sayLine(name: string, answer: SayAnswer): string {
   const id = `delivery ${answer.deliveryId}`;
   const follow = `GET /api/v1/deliveries/${answer.deliveryId}`;

@@ -22,7 +22,7 @@ const pollMs = 150;
 const leftoverSettleMs = 600;
 
 /**
- * The steps around a paste that look at the screen first (DESIGN §13, §17): the box must be
+ * The steps around a paste that look at the screen first (docs/design.md §13, §17): the box must be
  * empty before a paste, Enter goes only onto our own paste, and a dialog is never typed into.
  */
 export function createInputBox(options: {

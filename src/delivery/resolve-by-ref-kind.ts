@@ -2,7 +2,7 @@ import { LoopError } from '../errors.js';
 import { parseStandingRef, parseWorkItemRef } from '../refs.js';
 import type { ResolveTarget } from './create-delivery-core.js';
 
-/** One resolver per kind of ref (DESIGN §1); the delivery core asks the one the ref names. */
+/** One resolver per kind of ref (docs/design.md §1); the delivery core asks the one the ref names. */
 export interface TargetsByRefKind {
   readonly standing: ResolveTarget;
   readonly workItem: ResolveTarget;

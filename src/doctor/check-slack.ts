@@ -68,7 +68,7 @@ function checkBotToken(probe: WebProbe, apiUrl: string): DoctorCheck {
   );
 }
 
-/** Granted scopes come from the `x-oauth-scopes` header Slack puts on every answer (DESIGN §17). */
+/** Granted scopes come from the `x-oauth-scopes` header Slack puts on every answer (docs/design.md §17). */
 function checkScopes(probe: WebProbe, wanted: readonly string[]): DoctorCheck {
   const granted = probe.kind === 'answered' ? probe.scopes : undefined;
   if (granted === undefined) {

@@ -15,7 +15,7 @@ const octal = (mode: number) => `0${mode.toString(8)}`;
 
 /**
  * The state root holds session tokens and people's messages: folders 0700 and files 0600
- * (DESIGN §3.4). Anything other users may read or enter fails.
+ * (docs/design.md §3.4). Anything other users may read or enter fails.
  */
 export function checkStateModes(facts: StateModeFacts): DoctorCheck {
   if (!facts.exists) {

@@ -1,7 +1,7 @@
 export type CheckStatus = 'ok' | 'warn' | 'fail';
 
 /**
- * One line of `the-loop doctor` (DESIGN §16, §17): what was found and, unless it is fine, what to
+ * One line of `the-loop doctor` (docs/design.md §16, §17): what was found and, unless it is fine, what to
  * do about it. `id` is stable (tests and scripts read it); `message` and `remedy` are for people.
  */
 export interface DoctorCheck {

@@ -29,7 +29,7 @@ export type CommentOutcome =
   | PermissionCommentOutcome;
 
 /**
- * The one handler behind the webhook and the poller (DESIGN §7): bots and our own posts are
+ * The one handler behind the webhook and the poller (docs/design.md §7): bots and our own posts are
  * ignored, unauthorized authors get nothing, the scope decision runs before anything touches
  * GitHub (a refusal leaves no mark at all), then the keyword or the plain comment is acted on.
  */
@@ -40,7 +40,7 @@ export function createCommentHandler(options: {
   readonly delivery: DeliveryCore;
   readonly events: EventSink;
   readonly logger: Logger;
-  /** `<keyword> allow|deny <id>` (DESIGN §14): approvers only, after the same scope decision. */
+  /** `<keyword> allow|deny <id>` (docs/design.md §14): approvers only, after the same scope decision. */
   readonly permissions?: PermissionGithub;
 }) {
   const { config, actions, workItems, delivery, events, logger } = options;

@@ -4,7 +4,7 @@ import type { ReplySink } from '../replies/reply-router.js';
 import { parseWorkItemRef, workItemRef } from '../refs.js';
 import type { GithubResponder } from './create-github-responder.js';
 
-/** An agent's words as a comment on its issue or pull request, with the hidden marker (DESIGN §8). */
+/** An agent's words as a comment on its issue or pull request, with the hidden marker (docs/design.md §8). */
 export function createGithubPoster(options: {
   readonly config: Config;
   readonly actions: GithubResponder;

@@ -33,7 +33,7 @@ export interface GithubSurface {
 }
 
 /**
- * GitHub (DESIGN §7): webhook and poller feed one inbox; each comment is recorded and its ids
+ * GitHub (docs/design.md §7): webhook and poller feed one inbox; each comment is recorded and its ids
  * claimed before it is judged, so the same comment seen twice — redelivered, or by both
  * ingresses — is handled once, and one accepted before a crash is handled after it.
  */

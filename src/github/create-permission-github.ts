@@ -19,7 +19,7 @@ export interface PermissionGithub {
 }
 
 /**
- * Permission requests on work items (DESIGN §14): a marked comment names each request and how to
+ * Permission requests on work items (docs/design.md §14): a marked comment names each request and how to
  * answer it, and is edited once it ended. Keyword comments decide it; an id this instance did not
  * issue (another instance's, or none) leaves no mark at all.
  */

@@ -42,7 +42,7 @@ const commentLists: readonly CommentList[] = [
 ];
 
 /**
- * For machines with no public URL (DESIGN §7.1): lists new comments and review comments on each
+ * For machines with no public URL (docs/design.md §7.1): lists new comments and review comments on each
  * configured repository every `github.poll.intervalSeconds`, with `since` and a conditional
  * request, and hands each to the same handler as the webhook. The cursors are kept on disk, so
  * comments made while the bot was down are still seen; on the very first run only comments from

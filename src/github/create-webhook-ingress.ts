@@ -8,7 +8,7 @@ import type { GithubComment } from './github-comment.js';
 export const maxWebhookBytes = 5 * 1024 * 1024;
 
 /**
- * `POST {github.webhook.path}` (DESIGN §7.1): the signature is verified with @octokit/webhooks
+ * `POST {github.webhook.path}` (docs/design.md §7.1): the signature is verified with @octokit/webhooks
  * before the body is parsed (401), bad JSON is 400, an oversized body 413. An accepted comment is
  * recorded before the answer, which comes at once; the work happens after.
  */

@@ -18,7 +18,7 @@ const loopbackHosts = new Set(['127.0.0.1', '::1', 'localhost']);
 
 /**
  * GitHub is on with a token. The webhook ingress needs GITHUB_WEBHOOK_SECRET; without one it stays
- * off, unless the listener is bound to loopback and `github.webhook.allowUnsigned` is true (DESIGN
+ * off, unless the listener is bound to loopback and `github.webhook.allowUnsigned` is true (docs/design.md
  * §7.1). The poller runs when `github.poll.enabled` is.
  */
 export function decideGithub(config: Config, env: NodeJS.ProcessEnv): GithubDecision {

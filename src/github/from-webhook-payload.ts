@@ -4,7 +4,7 @@ import type { GithubComment } from './github-comment.js';
 type Json = Record<string, unknown>;
 
 /**
- * The three events the-loop handles (DESIGN §7.1) as a GithubComment; anything else — other
+ * The three events the-loop handles (docs/design.md §7.1) as a GithubComment; anything else — other
  * events, other actions (edits are not re-judged), malformed payloads — is undefined.
  */
 export function fromWebhookPayload(

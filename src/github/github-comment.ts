@@ -1,6 +1,6 @@
 import type { WorkItemRef } from '../refs.js';
 
-/** One comment to judge, whichever ingress saw it (DESIGN §7.1: both feed one handler). */
+/** One comment to judge, whichever ingress saw it (docs/design.md §7.1: both feed one handler). */
 export interface GithubComment {
   readonly source: 'webhook' | 'poll';
   /** The webhook's X-GitHub-Delivery; "" for polled comments. */

@@ -6,7 +6,7 @@ import { decideGithub } from './decide-github.js';
 type GithubSurfaceOptions = Omit<Parameters<typeof createGithubSurface>[0], 'plan'>;
 
 /**
- * The GitHub surface when a token turns it on (DESIGN §7), and what its status rows say: the
+ * The GitHub surface when a token turns it on (docs/design.md §7), and what its status rows say: the
  * plan's notes (webhook off, poller off) are parts of it that are off.
  */
 export async function loadGithubSurface(

@@ -11,7 +11,7 @@ function fenced(text: string): string {
 }
 
 /**
- * A permission request on its work item (DESIGN §14): the id, the tool, how to answer — and, with
+ * A permission request on its work item (docs/design.md §14): the id, the tool, how to answer — and, with
  * `github.permissions: full`, the summary of the tool input in a code block (no mention or link in
  * it works there). `brief` leaves the summary out, since issues may be public. Once it ended, the
  * same comment says who decided what and when, or why it expired. A marker names the request.

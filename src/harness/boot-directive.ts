@@ -1,7 +1,7 @@
 import { tmuxAttachCommand } from '../tmux/attach-command.js';
 
 /**
- * The fixed first words of every standing session (DESIGN §5). The config cannot remove them; a
+ * The fixed first words of every standing session (docs/design.md §5). The config cannot remove them; a
  * configured brief is appended after. Only agent harnesses get it.
  */
 export interface StandingBootFacts {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 
 /**
- * One hook the-loop installs in Claude Code (DESIGN §8). Adding a hook is adding a row: the
+ * One hook the-loop installs in Claude Code (docs/design.md §8). Adding a hook is adding a row: the
  * settings, the hooks version and the shim's invocation all follow from this table.
  */
 export interface ClaudeHookSpec {
@@ -19,13 +19,13 @@ export interface ClaudeHookSpec {
 /** A hook that answers at once: at most this long on the hot path, even when serve hangs. */
 export const quickHookWaitSeconds = 0.7;
 
-/** permissions.timeoutSeconds when the config names none (DESIGN §14). */
+/** permissions.timeoutSeconds when the config names none (docs/design.md §14). */
 export const defaultPermissionTimeoutSeconds = 600;
 /** serve answers "no decision" at its timeout; the margin lets that answer reach Claude Code. */
 export const permissionTimeoutMarginSeconds = 15;
 
 /**
- * The hooks for a session. PermissionRequest is the one that blocks (DESIGN §14, §17): serve holds
+ * The hooks for a session. PermissionRequest is the one that blocks (docs/design.md §14, §17): serve holds
  * it until a decision or `permissions.timeoutSeconds`, so the shim waits a margin longer than that.
  */
 export function claudeHookTable(
@@ -36,7 +36,7 @@ export function claudeHookTable(
     { event: 'UserPromptSubmit', waitSeconds: quickHookWaitSeconds },
     { event: 'Stop', waitSeconds: quickHookWaitSeconds },
     { event: 'Notification', waitSeconds: quickHookWaitSeconds },
-    // Progress in the session's Slack thread (DESIGN §15).
+    // Progress in the session's Slack thread (docs/design.md §15).
     { event: 'PreToolUse', waitSeconds: quickHookWaitSeconds },
     { event: 'PostToolUse', waitSeconds: quickHookWaitSeconds },
     {

@@ -46,7 +46,7 @@ function isNpmPathEntry(entry: string): boolean {
 }
 
 /**
- * Sessions inherit serve's environment (DESIGN §8) — a tmux server that was already running would
+ * Sessions inherit serve's environment (docs/design.md §8) — a tmux server that was already running would
  * otherwise give them only its own, so `ANTHROPIC_*` and the like never reached the agent — minus
  * the-loop's own secrets, minus what npm added when it started serve, and minus serve's terminal.
  * PATH keeps the user's order; the-loop's bin/ goes last, so it never shadows the user's tools

@@ -11,7 +11,7 @@ export interface InboxAcceptor<T> {
 }
 
 /**
- * How a surface takes a message in (DESIGN §9): record it in the inbox (then the origin may be
+ * How a surface takes a message in (docs/design.md §9): record it in the inbox (then the origin may be
  * told), claim its ids in the dedupe ledger, and hand it on unless another entry holds them. Each
  * lane (a Slack thread, a work item) hands its messages on in arrival order — the turn is taken
  * before anything awaits — while their disk writes run side by side.
@@ -50,7 +50,7 @@ export function createInboxAcceptor<T>(options: {
       const judged = recording.then(async (entry) => {
         // A write that held the loop for longer than quietMs is not a pause in arrivals: the
         // frames behind it are still unread. Counting from its end keeps the gate shut until
-        // they are (DESIGN §10).
+        // they are (docs/design.md §10).
         options.quiet?.touch();
         await options.quiet?.wait();
         return { entry, claimed: await claimAll(entry) };

@@ -7,7 +7,7 @@ import { finishOnce } from './finish-once.js';
 import type { QuietGate } from './create-quiet-gate.js';
 
 /**
- * How every surface takes messages in (DESIGN §9): an inbox folder records each one before its
+ * How every surface takes messages in (docs/design.md §9): an inbox folder records each one before its
  * origin is acknowledged, the dedupe ledger drops twins and redeliveries, and a processor hands
  * each on to `handle` once, in arrival order per lane. `handle` gets the entry's `done`: it marks
  * the entry done as soon as the delivery's outcome is known (inbox/finish-once.ts); whatever it
@@ -36,7 +36,7 @@ export function createIntake<T>(options: {
   /** A message judged new, just before it is handed on. */
   readonly accepted?: (message: T) => void;
   readonly duplicate: (message: T) => void;
-  /** When given, handling waits for arrivals to pause (DESIGN §10). */
+  /** When given, handling waits for arrivals to pause (docs/design.md §10). */
   readonly quiet?: QuietGate;
   readonly logger: Logger;
 }): Intake<T> {

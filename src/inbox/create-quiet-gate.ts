@@ -2,7 +2,7 @@
  * Lets work wait until arrivals have paused: `wait()` resolves once nothing has `touch`-ed the gate
  * for `quietMs`, or `maxWaitMs` after the first waiter, whichever comes first. The Slack intake
  * uses it so a burst is read, recorded and acknowledged before the work each message starts (dedupe
- * claims, tmux processes) competes with it for the one thread (DESIGN §9, §10).
+ * claims, tmux processes) competes with it for the one thread (docs/design.md §9, §10).
  */
 export interface QuietGate {
   touch(): void;

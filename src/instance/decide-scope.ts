@@ -17,7 +17,7 @@ export type ScopeDecision =
   | { readonly outcome: RefusalOutcome; readonly acts: false };
 
 /**
- * Whether this instance takes an event on a work item (DESIGN §7.4): the first matching row wins.
+ * Whether this instance takes an event on a work item (docs/design.md §7.4): the first matching row wins.
  * An explicit address outranks the managed set, and nothing but the config's own work items (or
  * this instance's sessions and starts) gets past `locked`.
  */

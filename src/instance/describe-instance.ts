@@ -23,7 +23,7 @@ export interface InstanceDescription {
 const sourceOrder: readonly ManagedSource[] = ['declared', 'session', 'started'];
 
 /**
- * What `GET /api/v1/instance` answers (DESIGN §7.4). Declared work items are shown as canonical
+ * What `GET /api/v1/instance` answers (docs/design.md §7.4). Declared work items are shown as canonical
  * refs whether the config spelled them as refs or URLs; the same work item listed twice becomes
  * one entry with the union of its sources, in first-seen order.
  */

@@ -26,7 +26,7 @@ export interface Managed {
 }
 
 /**
- * Whether a work item is managed by this instance (DESIGN §7.4): declared in its config, running
+ * Whether a work item is managed by this instance (docs/design.md §7.4): declared in its config, running
  * in one of its sessions, or started by it (not by another instance) and not stopped since.
  * Host, owner and repo compare without case, so a URL and a ref for the same item agree.
  */

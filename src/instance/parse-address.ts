@@ -21,7 +21,7 @@ const joinsPrevious = /^[\p{L}\p{N}\p{M}_:/.-]$/u;
 const nameRun = /[\p{L}\p{N}\p{M}_-]*/uy;
 
 /**
- * Finds the `instance:<name>` address token in a comment (DESIGN §7.3). Code, quotes and HTML
+ * Finds the `instance:<name>` address token in a comment (docs/design.md §7.3). Code, quotes and HTML
  * comments do not count (stripNonProse). A malformed token wins over everything else, then two
  * different names are ambiguous; the same name twice is one address. Never throws.
  */

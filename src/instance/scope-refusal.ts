@@ -40,7 +40,7 @@ export interface ScopeRefusalFields {
 }
 
 /**
- * Builds the `scope.refused` fields (DESIGN §7.4) from parsed values only: the address is a
+ * Builds the `scope.refused` fields (docs/design.md §7.4) from parsed values only: the address is a
  * validated name or its kind, never the token as typed (a malformed token's text stays out of the
  * log), and the ids from the payload are cut to printable ASCII.
  */

@@ -9,7 +9,7 @@ export type LogFormatChoice =
 
 /**
  * JSON lines for machines (a pipe, a file, systemd's journal), readable lines for a person at a
- * terminal (DESIGN §16). `THE_LOOP_LOG_FORMAT` overrides either way; an unknown value is a mistake
+ * terminal (docs/design.md §16). `THE_LOOP_LOG_FORMAT` overrides either way; an unknown value is a mistake
  * to name, not a reason to guess.
  */
 export function chooseLogFormat(setting: string | undefined, isTerminal: boolean): LogFormatChoice {

@@ -2,7 +2,7 @@ import type { PermissionRegistry } from './create-permission-registry.js';
 import { hookDecision } from './hook-decision.js';
 import { readPermissionRequest } from './read-permission-request.js';
 
-/** The one hook that blocks (DESIGN §14): it answers with the JSON Claude Code reads on stdout. */
+/** The one hook that blocks (docs/design.md §14): it answers with the JSON Claude Code reads on stdout. */
 export type PermissionHook = (
   session: { ref: string; tmuxName: string },
   payload: Record<string, unknown>,
@@ -10,7 +10,7 @@ export type PermissionHook = (
 ) => Promise<Record<string, unknown>>;
 
 /**
- * serve's side of Claude Code's PermissionRequest hook (DESIGN §14): opens a request and holds
+ * serve's side of Claude Code's PermissionRequest hook (docs/design.md §14): opens a request and holds
  * the hook's HTTP request until it is decided or expires. When the hook goes away first, a person
  * answered the dialog in the terminal (Claude Code kills the hook then), so the request ends as
  * `terminal` and nobody can decide it any more.

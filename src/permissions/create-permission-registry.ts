@@ -47,7 +47,7 @@ export interface PermissionRegistry {
   expireAll(reason: ExpiryReason): Promise<void>;
   list(): PermissionView[];
   openFor(ref: string): PermissionRequest[];
-  /** What the delivery core asks to hold deliveries (DESIGN §13 `waiting`). */
+  /** What the delivery core asks to hold deliveries (docs/design.md §13 `waiting`). */
   hasOpenRequest(ref: string): boolean;
   /** A request still open, or one settled recently. */
   find(id: string): { request: PermissionRequest; outcome?: PermissionOutcome } | undefined;
@@ -65,7 +65,7 @@ interface Entry {
 const rememberSettled = 500;
 
 /**
- * Every open permission request of this serve (DESIGN §14), in memory: a request lives only as long
+ * Every open permission request of this serve (docs/design.md §14), in memory: a request lives only as long
  * as the hook process waiting for it, which a restart of serve ends anyway. The first decision
  * wins; each change goes to the listeners (Slack, GitHub) and to the event log, never the input.
  */

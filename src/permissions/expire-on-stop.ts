@@ -6,7 +6,7 @@ import type { PermissionRegistry } from './create-permission-registry.js';
 /**
  * Stopping a session kills its agent and with it the waiting hook; without this the request
  * would end as `terminal` ("answered in the terminal"), which is not what happened. So the
- * session's open requests end as `stopped` just before the stop (DESIGN §17).
+ * session's open requests end as `stopped` just before the stop (docs/design.md §17).
  */
 export function expireStandingOnStop(
   service: StandingService,

@@ -1,5 +1,5 @@
 /**
- * Whether someone may answer a permission request (DESIGN §14): only the surface's approvers, an
+ * Whether someone may answer a permission request (docs/design.md §14): only the surface's approvers, an
  * empty list meaning nobody. Slack ids compare exactly; GitHub logins ignore case, as GitHub does.
  */
 export function mayDecide(

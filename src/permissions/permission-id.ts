@@ -5,7 +5,7 @@ const alphabet = 'abcdefghijklmnopqrstuvwxyz234567';
 const idPattern = /^p-[a-z2-7]{10}$/;
 
 /**
- * A permission request's id (DESIGN §17): `p-` and 10 base32 characters, 50 bits from the
+ * A permission request's id (docs/design.md §17): `p-` and 10 base32 characters, 50 bits from the
  * system's cryptographic randomness. Whoever holds an id may try to decide the request, so it must
  * not be guessable from the ids seen before it; the approver check still applies to every try.
  */

@@ -1,10 +1,10 @@
-/** The shapes of DESIGN §14: one open question an agent asked, and how it ended. */
+/** The shapes of docs/design.md §14: one open question an agent asked, and how it ended. */
 
 export type PermissionSurface = 'slack' | 'github' | 'cli' | 'dashboard';
 
 export type PermissionVerdict = 'allow' | 'allow-always' | 'deny';
 
-/** DESIGN §17: why a request ended without anyone here deciding it. */
+/** docs/design.md §17: why a request ended without anyone here deciding it. */
 export type ExpiryReason = 'timeout' | 'restart' | 'terminal' | 'stopped';
 
 export interface PermissionDecider {
@@ -13,7 +13,7 @@ export interface PermissionDecider {
   readonly name: string;
 }
 
-/** What `GET /api/v1/permissions` lists (DESIGN §17). Never the raw tool input. */
+/** What `GET /api/v1/permissions` lists (docs/design.md §17). Never the raw tool input. */
 export interface PermissionView {
   readonly id: string;
   readonly ref: string;

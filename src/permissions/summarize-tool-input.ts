@@ -43,7 +43,7 @@ const byTool: Readonly<Record<string, (input: Input) => string | undefined>> = {
 };
 
 /**
- * A short, plain-text summary of a tool call's input (DESIGN §14): the command, the file path,
+ * A short, plain-text summary of a tool call's input (docs/design.md §14): the command, the file path,
  * the size of an edit — never a file's contents. Terminal controls and invisible marks are
  * removed, and the result is cut to 1,500 characters. It is not yet safe for Slack: the Slack
  * edge escapes it (escapeMrkdwn), because the CLI and the API show it as it is.

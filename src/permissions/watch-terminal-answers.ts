@@ -8,7 +8,7 @@ import { createTicker, type Ticker } from '../concurrency/create-ticker.js';
  * decides at once without ending the hook (test/real/FINDINGS.md (g)); after "No" or Escape no hook
  * fires at all. So the screen is the one place that shows a person answered in the terminal: while a
  * session has an open request, it is looked at each tick, and a dialog gone from it twice in a row
- * ends the session's requests as `terminal` (DESIGN §13 `waiting`, §14).
+ * ends the session's requests as `terminal` (docs/design.md §13 `waiting`, §14).
  */
 /** `check()` is one look at every session with an open request. */
 export type TerminalAnswerWatcher = Ticker;

@@ -4,7 +4,7 @@ import type { StandingObserver } from '../standing/create-standing-service.js';
 import type { WorkItemObserver } from '../workitems/create-workitem-service.js';
 import type { ReplyRouter } from './reply-router.js';
 
-/** A session that ends by itself says so where its people are, with the remedy (DESIGN §17). */
+/** A session that ends by itself says so where its people are, with the remedy (docs/design.md §17). */
 export function exitNotices(
   replies: Pick<ReplyRouter, 'post'>,
   logger: Logger,

@@ -5,7 +5,7 @@ import type { OutgoingFile } from './outgoing-file.js';
 export const maxFencedFileBytes = 60 * 1024;
 
 /**
- * A text file as a fenced block for a GitHub comment (DESIGN §15): its name, then the content in a
+ * A text file as a fenced block for a GitHub comment (docs/design.md §15): its name, then the content in a
  * fence longer than any run of backticks inside it, so nothing in the file can close the block.
  * A file that is not UTF-8 text, or larger than 60 KB, is refused with why.
  */

@@ -13,7 +13,7 @@ export interface NotificationFacts {
 }
 
 /**
- * Which Claude Code notices reach the thread (DESIGN §8): only the ones a person must act on —
+ * Which Claude Code notices reach the thread (docs/design.md §8): only the ones a person must act on —
  * a permission dialog (`permission_prompt`) nobody was asked about yet, and a question the agent
  * put on screen (`elicitation_dialog`). `idle_prompt`, which Claude Code sends a minute after
  * every answer, is not posted (the answer itself was); neither is any other type (`auth_success`),

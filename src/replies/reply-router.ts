@@ -16,7 +16,7 @@ export interface ReplySink {
   readonly surface: ReplyTarget['surface'];
   /** Whether this sink has a destination for the ref (a bound thread, a work item). */
   accepts(ref: string): Promise<boolean>;
-  /** `files`: attached with `the-loop post --file` (DESIGN §15); `text` may then be "". */
+  /** `files`: attached with `the-loop post --file` (docs/design.md §15); `text` may then be "". */
   post(
     ref: string,
     text: string,
@@ -49,7 +49,7 @@ export interface ReplyRouter {
 }
 
 /**
- * Sends what an agent says to the people its session works for (DESIGN §8). Each post is one
+ * Sends what an agent says to the people its session works for (docs/design.md §8). Each post is one
  * `agent.posted` event (never the text); a failing sink is reported, not fatal to the others, and
  * the caller learns of it: `the-loop post` must not say "posted" when nobody got the words.
  */

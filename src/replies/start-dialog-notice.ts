@@ -10,7 +10,7 @@ const asks: Record<StartDialog, string> = {
 
 /**
  * What a session's people are told, once, when its harness shows a dialog before it starts
- * (DESIGN §13 `blocked`): nothing is typed into it, since a key would answer the dialog, and the
+ * (docs/design.md §13 `blocked`): nothing is typed into it, since a key would answer the dialog, and the
  * boot prompt and waiting messages go in once a person has answered it in the terminal.
  */
 export function startDialogNotice(

@@ -13,7 +13,7 @@ export interface ExitAware {
 export type ExitWatcher = Ticker;
 
 /**
- * Notices harnesses that exit by themselves (DESIGN §13 `exited`). One listing of the whole server
+ * Notices harnesses that exit by themselves (docs/design.md §13 `exited`). One listing of the whole server
  * per tick — with the control-mode client a fraction of a millisecond — answers for every session,
  * so nobody has to type into a session to learn it is gone.
  */

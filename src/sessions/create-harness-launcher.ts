@@ -61,7 +61,7 @@ export interface HarnessLauncherOptions {
   /** the-loop's bin/ folder, appended to the sessions' PATH. */
   readonly loopBinDir: string;
   readonly logger: Logger;
-  /** A dialog showed before the harness was ready (DESIGN §13 `blocked`): tell the session's people. */
+  /** A dialog showed before the harness was ready (docs/design.md §13 `blocked`): tell the session's people. */
   readonly onStartDialog?: (request: LaunchRequest, dialog: StartDialog) => void;
   /** Where an unreadable screen at start goes (docs/design.md §13): blocked, told once. */
   readonly screenBlocks?: ScreenBlocks;

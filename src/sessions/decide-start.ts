@@ -6,7 +6,7 @@ export type StartDecision =
   | { readonly action: 'refuse'; readonly reason: 'foreign' | 'unrecorded' | 'tmux-unknown' };
 
 /**
- * What `start` may do, given what tmux shows under the session's target name (DESIGN §5). A live
+ * What `start` may do, given what tmux shows under the session's target name (docs/design.md §5). A live
  * session is only ever ours when it carries our owner tag and we hold its record; anything else
  * under that name belongs to someone else and is never killed or adopted.
  */

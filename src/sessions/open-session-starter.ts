@@ -33,7 +33,7 @@ export function openSessionStarter(options: {
   readonly readiness: ReadinessTracker;
   readonly delivery: DeliveryCore;
   readonly logger: Logger;
-  /** A dialog showed before the harness was ready (DESIGN §13 `blocked`). */
+  /** A dialog showed before the harness was ready (docs/design.md §13 `blocked`). */
   readonly onStartDialog?: HarnessLauncherOptions['onStartDialog'];
   /** Where an unreadable screen at start goes (docs/design.md §13). */
   readonly screenBlocks?: ScreenBlocks;

@@ -80,7 +80,7 @@ export interface SessionLifecycleOptions<R extends LifecycleRecord> extends Sess
 }
 
 /**
- * The steps every kind of session shares (DESIGN §5): start, stop, exit, and which token speaks for
+ * The steps every kind of session shares (docs/design.md §5): start, stop, exit, and which token speaks for
  * which session. `start` and `stop` expect the caller to hold `run(session.ref, …)`, so a verb can
  * chain them (restart, delete) without another verb or a paste slipping in between.
  */

@@ -14,7 +14,7 @@ export interface ShownStatus {
 }
 
 /**
- * The status people see, from the record and what tmux shows under the session's name (DESIGN
+ * The status people see, from the record and what tmux shows under the session's name (docs/design.md
  * §17). A dead pane of ours is an exit, whatever the record still says; when tmux gives no answer
  * the record's word stands, because "stopped" would be a guess.
  */

@@ -45,7 +45,7 @@ const botScopes = [
 const botEvents = ['message.channels', 'message.groups', 'message.im', 'app_mention'] as const;
 
 /**
- * The Slack app for one instance (DESIGN §6). Each instance needs an app of its own, because Socket
+ * The Slack app for one instance (docs/design.md §6). Each instance needs an app of its own, because Socket
  * Mode hands each event to one connection only: two instances on one app would each miss about
  * half. So the app is named after the instance and carries the instance's slash command.
  */
@@ -74,7 +74,7 @@ export function buildSlackManifest(config: Config): SlackManifest {
     oauth_config: { scopes: { bot: [...botScopes] } },
     settings: {
       event_subscriptions: { bot_events: [...botEvents] },
-      // The permission buttons (DESIGN §14). Socket Mode needs no URL; in HTTP mode Slack posts
+      // The permission buttons (docs/design.md §14). Socket Mode needs no URL; in HTTP mode Slack posts
       // the clicks to the same /slack/events URL as the events, set in the app's settings.
       interactivity: { is_enabled: true },
       org_deploy_enabled: false,

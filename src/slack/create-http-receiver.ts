@@ -14,7 +14,7 @@ import type { SlackIntake } from './create-socket-receiver.js';
 /**
  * HTTP mode: the-loop's shared http listener serves it at `/slack/events`. A signed Events API
  * request carrying a thread reply is recorded in the inbox straight from its body and answered
- * 200 once that write is durable, before Bolt (DESIGN §9, §10); a failed write answers 500 so
+ * 200 once that write is durable, before Bolt (docs/design.md §9, §10); a failed write answers 500 so
  * Slack sends it again. Everything else goes to Bolt's receiver, which checks signatures (401
  * otherwise) and, with processBeforeResponse, answers only after its listeners ran. A timestamp
  * outside the window either way is refused here before anything reads the body.

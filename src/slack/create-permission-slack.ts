@@ -61,7 +61,7 @@ const verdictOf: Readonly<Record<string, PermissionVerdict>> = {
 };
 
 /**
- * Permission requests in Slack (DESIGN §14): a Block Kit message in the session's thread with
+ * Permission requests in Slack (docs/design.md §14): a Block Kit message in the session's thread with
  * three buttons, handled through Bolt actions (Socket Mode and HTTP mode alike); only approvers
  * decide, others get an ephemeral refusal and the request stays open. When it ends, the message is
  * replaced by blocks without buttons that say who decided what, or why it expired.

@@ -13,7 +13,7 @@ import { uploadSlackFiles } from './files/upload-slack-files.js';
 export const slackPartLimit = 3_500;
 
 /**
- * An agent's words into its Slack thread (DESIGN §6, §8): Markdown as a native markdown block
+ * An agent's words into its Slack thread (docs/design.md §6, §8): Markdown as a native markdown block
  * with a mrkdwn fallback, split at fence-aware boundaries, paced per channel, retried on 429 and
  * transient `ok:false`.
  */

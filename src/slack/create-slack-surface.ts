@@ -51,7 +51,7 @@ export interface SlackCredentials {
 
 export interface SlackSurface {
   readonly poster: ReplySink;
-  /** The status message of each running turn in the session's thread (DESIGN §15). */
+  /** The status message of each running turn in the session's thread (docs/design.md §15). */
   readonly progress: ProgressSink;
   readonly observer: StandingObserver & WorkItemObserver;
   /** HTTP mode only: served by the shared http listener. */
@@ -63,7 +63,7 @@ export interface SlackSurface {
   idle(): Promise<void>;
 }
 
-/** Everything Slack (DESIGN §6), built on Bolt, in one place the composition root can switch on. */
+/** Everything Slack (docs/design.md §6), built on Bolt, in one place the composition root can switch on. */
 export function createSlackSurface(options: {
   readonly config: Config;
   readonly credentials: SlackCredentials;
@@ -75,7 +75,7 @@ export function createSlackSurface(options: {
   readonly events: EventSink;
   readonly logger: Logger;
   readonly postIntervalMs?: number;
-  /** Permission requests are posted in their session's thread and answered there (DESIGN §14). */
+  /** Permission requests are posted in their session's thread and answered there (docs/design.md §14). */
   readonly permissions?: PermissionRegistry;
   /** The session a ref names (for files from Slack: its folder, and whether it is an agent). */
   readonly sessionTarget?: SessionTargetLookup;
@@ -189,7 +189,7 @@ export function createSlackSurface(options: {
   const intakeOfReplies = createIntake<SlackInboxMessage>({
     dir: path.join(paths.inbox, 'slack'),
     validate: isSlackInboxMessage,
-    // The envelope's ack waits on this write: not behind the thread pool's queue (DESIGN §10).
+    // The envelope's ack waits on this write: not behind the thread pool's queue (docs/design.md §10).
     synchronousWrites: true,
     ledger,
     idsOf: dedupeIds,
@@ -201,14 +201,14 @@ export function createSlackSurface(options: {
     duplicate: ({ eventId, channel, ts }) => {
       events.record('slack.duplicate', { eventId, channel, messageTs: ts });
     },
-    // A burst is recorded and acknowledged first; handling it waits for a pause (DESIGN §10). A
+    // A burst is recorded and acknowledged first; handling it waits for a pause (docs/design.md §10). A
     // pause shorter than 50 ms is a sender's or a disk's hiccup, not the end of the burst; a
     // stream that never pauses is handled after 1 s (docs/architecture.md).
     quiet: createQuietGate({ quietMs: 50, maxWaitMs: 1_000 }),
     logger,
   });
-  // Slack gets its acknowledgement once the reply is recorded (DESIGN §9). Thread replies are
-  // recorded straight from the body, before Bolt, which never sees them (DESIGN §10).
+  // Slack gets its acknowledgement once the reply is recorded (docs/design.md §9). Thread replies are
+  // recorded straight from the body, before Bolt, which never sees them (docs/design.md §10).
   const intake = (body: Record<string, unknown>): Promise<void> | undefined => {
     const message = inboxMessageOfBody(body, Date.now());
     return message ? intakeOfReplies.accept(message) : undefined;
@@ -234,7 +234,7 @@ export function createSlackSurface(options: {
   app.error(async (error) => {
     logger.error({ event: 'slack.listener_error', err: error }, 'Slack listener failed');
     // Rethrown so the receiver does not acknowledge: a message that could not be recorded must
-    // come again from Slack rather than be lost (DESIGN §9).
+    // come again from Slack rather than be lost (docs/design.md §9).
     throw error;
   });
 

@@ -18,7 +18,7 @@ export interface SlashAnswer {
 }
 
 /**
- * `/loop …` (DESIGN §6): authorized users only, ephemeral answers, usage help on bad input and
+ * `/loop …` (docs/design.md §6): authorized users only, ephemeral answers, usage help on bad input and
  * never a stack trace. Verbs that start or stop processes answer at once and follow up.
  */
 export function createSlashHandler(options: {

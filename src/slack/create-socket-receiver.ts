@@ -17,7 +17,7 @@ export type SlackIntake = (body: Record<string, unknown>) => Promise<void> | und
 /**
  * Socket Mode. A thread reply is recorded in the inbox straight from the envelope and acknowledged
  * as soon as that write is durable; Bolt never sees it, so the ack waits for one group-committed
- * write rather than for Bolt's middleware run over every envelope of a burst (DESIGN §9, §10).
+ * write rather than for Bolt's middleware run over every envelope of a burst (docs/design.md §9, §10).
  * Other Events API envelopes are acknowledged only after Bolt has run its listeners — Bolt's own
  * receiver acknowledges before, so a crash in between would lose them. Slash commands keep
  * Bolt's behaviour: the handler acknowledges with its answer.

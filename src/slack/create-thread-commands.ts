@@ -14,7 +14,7 @@ export interface ThreadCommands {
   run(ref: string, command: ThreadCommand): Promise<string>;
 }
 
-/** `!status`, `!interrupt`, `!restart`, `!help` (DESIGN §6): typed in a thread, never forwarded. */
+/** `!status`, `!interrupt`, `!restart`, `!help` (docs/design.md §6): typed in a thread, never forwarded. */
 export function createThreadCommands(options: {
   readonly standing: StandingService;
 }): ThreadCommands {

@@ -13,7 +13,7 @@ import type { ThreadCommands } from './create-thread-commands.js';
 import type { FileReceiver } from './files/create-file-receiver.js';
 import { withFileLines } from './files/format-file-lines.js';
 
-/** How long a message may take to go in before it shows the hourglass (DESIGN §17). */
+/** How long a message may take to go in before it shows the hourglass (docs/design.md §17). */
 export const queuedAfterMs = 1_000;
 
 /** What the thread handler needs to know of a bound session to hand it files. */
@@ -30,18 +30,18 @@ export interface ThreadHandlerOptions {
   /** Read at each message, so a config reload applies at once. */
   readonly authorizedUsers: Live<readonly string[]>;
   /**
-   * `!allow` / `!deny` (DESIGN §14): judged before the authorized-user check, since approvers
+   * `!allow` / `!deny` (docs/design.md §14): judged before the authorized-user check, since approvers
    * decide them; true when the message was one and has been answered.
    */
   readonly permissionCommand?: (message: SlackInboxMessage, ref: string) => Promise<boolean>;
   readonly logger: Logger;
-  /** Files in (DESIGN §15): both or neither; without them, attached files are ignored. */
+  /** Files in (docs/design.md §15): both or neither; without them, attached files are ignored. */
   readonly sessionTarget?: SessionTargetLookup;
   readonly receiveFiles?: FileReceiver;
 }
 
 /**
- * Handles one recorded thread reply (DESIGN §6): unbound threads are ignored, unauthorized people
+ * Handles one recorded thread reply (docs/design.md §6): unbound threads are ignored, unauthorized people
  * get one ephemeral notice, `!` commands run here and never reach the agent, everything else goes
  * through the delivery core with `eyes` → `white_check_mark` (or `warning` and the reason).
  */

@@ -5,7 +5,7 @@ export type SlackDecision =
   | { readonly on: true; readonly credentials: SlackCredentials }
   | { readonly on: false; readonly reason: string };
 
-/** Slack is on when the config allows it and the credentials its mode needs are set (DESIGN §3.2). */
+/** Slack is on when the config allows it and the credentials its mode needs are set (docs/design.md §3.2). */
 export function decideSlack(config: Config, env: NodeJS.ProcessEnv): SlackDecision {
   if (!config.slack.enabled)
     return { on: false, reason: 'slack: off (slack.enabled is false in the config)' };

@@ -6,7 +6,7 @@ import { decideSlack } from './decide-slack.js';
 type SlackSurfaceOptions = Omit<Parameters<typeof createSlackSurface>[0], 'credentials'>;
 
 /**
- * The Slack surface when the config and the environment turn it on (DESIGN §3.2), and what its
+ * The Slack surface when the config and the environment turn it on (docs/design.md §3.2), and what its
  * status row says. Bolt is loaded only then: it costs memory an instance without Slack keeps.
  */
 export async function loadSlackSurface(

@@ -14,7 +14,7 @@ type Block = Record<string, unknown>;
 const maxSectionChars = 2_900;
 
 /**
- * Text from the agent made inert for Slack (DESIGN §14): `&<>` become entities, so `<!channel>`,
+ * Text from the agent made inert for Slack (docs/design.md §14): `&<>` become entities, so `<!channel>`,
  * `<@U…>` and `<http://…|x>` show as typed; a fence inside cannot close the code block; the result
  * is cut between characters, never inside an entity.
  */

@@ -40,7 +40,7 @@ export async function checkStartable(
       { path: definition.cwd },
     );
   }
-  // Declared sessions come from the config, which allowedRoots does not limit (DESIGN §3.3).
+  // Declared sessions come from the config, which allowedRoots does not limit (docs/design.md §3.3).
   const cwd = source === 'created' ? await allowedCwd(definition.cwd, config) : definition.cwd;
   if (definition.promptFile) {
     const brief = await readFile(definition.promptFile, 'utf8').catch(() => undefined);

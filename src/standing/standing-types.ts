@@ -56,7 +56,7 @@ export interface StandingView {
   readonly autoStart: boolean;
   readonly status: StandingStatus;
   readonly exitStatus?: number;
-  /** What its agent is doing (DESIGN §13); null when the session is not running. */
+  /** What its agent is doing (docs/design.md §13); null when the session is not running. */
   readonly agentState: AgentState | null;
   readonly tmux: PaneState;
   readonly conversationId?: string;

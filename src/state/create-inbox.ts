@@ -19,7 +19,7 @@ import { syncDir, writeFileAtomic } from './write-file-atomic.js';
 import { writeFileAtomicSync } from './write-file-atomic-sync.js';
 
 /**
- * Accepted, not yet delivered messages (DESIGN §9). A message is written here before its origin
+ * Accepted, not yet delivered messages (docs/design.md §9). A message is written here before its origin
  * is acknowledged and removed only once it has been handled, so a crash between the two loses
  * nothing: the restarted daemon handles what is left, oldest first.
  *
@@ -56,7 +56,7 @@ export function createInbox<T>(options: {
   readonly clock?: () => number;
   /**
    * Write batches with synchronous calls (writeFileAtomicSync): for an intake whose
-   * acknowledgements must not wait behind the thread pool's queue (Slack, DESIGN §10). Off, the
+   * acknowledgements must not wait behind the thread pool's queue (Slack, docs/design.md §10). Off, the
    * loop stays free while a batch is written, which serves many concurrent requests better.
    */
   readonly synchronousWrites?: boolean;
@@ -239,7 +239,7 @@ export function createInbox<T>(options: {
 
     async pending() {
       // Called once before the origin connects: the folder then exists before the first burst,
-      // whose first write would otherwise wait for this mkdir behind the thread pool (DESIGN §10).
+      // whose first write would otherwise wait for this mkdir behind the thread pool (docs/design.md §10).
       await ensureDir();
       return pendingInboxEntries(await readAndRemember());
     },

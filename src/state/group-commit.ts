@@ -9,7 +9,7 @@
  * thousand frames is parsed in one phase of ~50 ms, and an item waiting for its end waits for all
  * of it. `maxDelayMs` bounds that: an item that finds the oldest waiting one older than this
  * starts the write at once, from inside the phase, so acknowledgements go out as the burst is
- * read rather than after it (DESIGN §10). Each submission settles with the write that carried it.
+ * read rather than after it (docs/design.md §10). Each submission settles with the write that carried it.
  */
 export function createGroupCommit<T>(
   write: (items: readonly T[]) => Promise<void>,

@@ -32,7 +32,7 @@ const suffix = '.json';
 const readConcurrency = 32;
 
 /**
- * One JSON file per record, `<dir>/<key>.json`, written atomically (DESIGN §3.4). A file that
+ * One JSON file per record, `<dir>/<key>.json`, written atomically (docs/design.md §3.4). A file that
  * cannot be read, parsed or validated is reported once and treated as absent: one bad record must
  * never stop the daemon from serving the others.
  */

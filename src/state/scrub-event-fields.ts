@@ -1,6 +1,6 @@
 /**
  * The event log is kept for weeks and read by people, so it must never hold a secret or the text
- * of a message (DESIGN §4 step 9, §9). Every field passes through here before it is written.
+ * of a message (docs/design.md §4 step 9, §9). Every field passes through here before it is written.
  *
  * Names are compared lowercased with `-` and `_` removed, so `sessionToken`, `x-hub-token` and
  * `SLACK_BOT_TOKEN` all count as tokens.

@@ -19,7 +19,7 @@ export interface StatePaths {
   readonly tmuxScratch: string;
 }
 
-/** Where everything lives under the state root (DESIGN §3.4); the one place these names appear. */
+/** Where everything lives under the state root (docs/design.md §3.4); the one place these names appear. */
 export function statePaths(root: string): StatePaths {
   return {
     root,

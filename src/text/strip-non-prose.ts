@@ -1,5 +1,5 @@
 /**
- * Blanks what must not count when a comment is read for keywords or the address token (DESIGN §7.2,
+ * Blanks what must not count when a comment is read for keywords or the address token (docs/design.md §7.2,
  * §7.3): fenced code blocks, quoted lines, HTML comments and inline code spans. A code span that
  * holds nothing but an address token is kept, because §7.3 lets `` `instance:alpha` `` address.
  *

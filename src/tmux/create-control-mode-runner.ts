@@ -24,7 +24,7 @@ export interface ControlModeRunnerOptions {
    * The session the client attaches to, created when missing. A control client must be attached
    * somewhere, and attaching to an agent's session could resize it; this one runs only `sleep`.
    * A session of that name without our owner tag is someone else's: the client then makes a
-   * fresh one, `<sessionName>-<random>`, and never attaches to or kills the other (DESIGN §16).
+   * fresh one, `<sessionName>-<random>`, and never attaches to or kills the other (docs/design.md §16).
    */
   readonly sessionName: string;
   /** This instance's id, written to the control session's `@the-loop-owner` like every session's. */
@@ -63,7 +63,7 @@ const throughFallback = new Set(['-V', 'new-session', 'capture-pane']);
 
 /**
  * One long-lived `tmux -C` client instead of a process per command: a command costs a line on a
- * pipe rather than a fork and exec (DESIGN §10 measures the difference). Each call is followed by
+ * pipe rather than a fork and exec (docs/design.md §10 measures the difference). Each call is followed by
  * a marker command; every block tmux prints before the marker's belongs to that call (an `if-shell`
  * prints one block for itself and one for the command it ran). A call in flight when the client
  * dies has an unknown outcome and is reported as such; the next call starts a new client.
@@ -266,7 +266,7 @@ export function createControlModeRunner(options: ControlModeRunnerOptions): Clos
     const file = path.join(options.scratchDir, `buffer-${randomUUID()}`);
     // Synchronous: this file is on every delivery's path, and writing a few kilobytes takes
     // microseconds, while the open, write, close and unlink through the thread pool were four
-    // hand-offs and back, a good part of what the path adds to a bare tmux call (DESIGN §10).
+    // hand-offs and back, a good part of what the path adds to a bare tmux call (docs/design.md §10).
     // Under heavy disk load the create can wait for a journal commit; a delivery is worth that.
     // Nothing here needs an fsync: the file lives for one load-buffer.
     // Removed in `finally` even when the write itself fails (a full disk leaves a part behind).

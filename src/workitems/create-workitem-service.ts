@@ -50,7 +50,7 @@ export interface WorkItemService {
 }
 
 /**
- * Sessions that work on one GitHub issue or pull request (DESIGN §7.2), in the repository's
+ * Sessions that work on one GitHub issue or pull request (docs/design.md §7.2), in the repository's
  * configured checkout. Lifecycle rules are the standing sessions' (the same decideStart): a live
  * session under the target name that is not ours is never touched.
  */
@@ -169,7 +169,7 @@ export function createWorkItemService(
         return {
           ref: record.ref,
           ...shown,
-          // As a standing session's (DESIGN §13): null when it is not running.
+          // As a standing session's (docs/design.md §13): null when it is not running.
           agentState:
             shown.status === 'running'
               ? (options.readiness.state(workItemTarget(record.item)) ?? 'idle')

@@ -1,6 +1,6 @@
 import { tmuxAttachCommand } from '../tmux/attach-command.js';
 
-/** The fixed first words of a work-item session (DESIGN §7.2): which item, and how to answer. */
+/** The fixed first words of a work-item session (docs/design.md §7.2): which item, and how to answer. */
 export function workItemBootDirective(facts: {
   readonly ref: string;
   readonly url: string;

@@ -29,7 +29,7 @@ export interface WorkItemView {
   readonly ref: string;
   readonly status: SessionStatus;
   readonly exitStatus?: number;
-  /** DESIGN §13; null when the session is not running. */
+  /** docs/design.md §13; null when the session is not running. */
   readonly agentState: AgentState | null;
   readonly tmux: PaneState;
   readonly instance: string;

@@ -6,7 +6,7 @@ import { eventually } from '../helpers/eventually.js';
 import { createServeFixture, type ServeFixture } from '../helpers/run-serve.js';
 
 /**
- * DESIGN §8: Claude Code's `idle_prompt` (a minute after every answer; the fake agent sends it
+ * docs/design.md §8: Claude Code's `idle_prompt` (a minute after every answer; the fake agent sends it
  * 200 ms after) reaches serve and is not posted; a permission notice nobody was asked about is.
  */
 describe('notices from the agent', () => {

@@ -30,7 +30,7 @@ let elsewhere: string;
 let consumer: string;
 
 /**
- * The package as a user gets it (DESIGN §16): `npm pack`, then `npm install -g` into a prefix of
+ * The package as a user gets it (docs/design.md §16): `npm pack`, then `npm install -g` into a prefix of
  * its own, run from a folder that has nothing to do with the clone. Slow (the install fetches the
  * runtime dependencies, from npm's cache when it can), so it is all in this one file.
  */

@@ -25,7 +25,7 @@ interface Instance {
 }
 
 /**
- * Permission requests on a work item (DESIGN §14) with two instances, each on its own fake GitHub
+ * Permission requests on a work item (docs/design.md §14) with two instances, each on its own fake GitHub
  * that receives the same signed deliveries: only the instance that issued a request (and is
  * addressed, when an address is given) answers it; the other leaves no mark at all.
  */

@@ -20,7 +20,7 @@ const eve = 'U0EVE';
 type Answer = Extract<EventRecord, { event: 'permission_answer' }>;
 
 /**
- * Permission requests (DESIGN §14) end to end: the fake agent runs its PermissionRequest hook
+ * Permission requests (docs/design.md §14) end to end: the fake agent runs its PermissionRequest hook
  * (`the-loop hook`, from dist/) for a scripted tool call, serve posts the question into the
  * session's thread through the real Bolt app, and a click or a thread reply on the fake Slack
  * decides what the agent's hook prints.

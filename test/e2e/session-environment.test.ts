@@ -6,7 +6,7 @@ import { eventually } from '../helpers/eventually.js';
 import { createServeFixture, type ServeFixture } from '../helpers/run-serve.js';
 
 /**
- * DESIGN §8 / §17: a session inherits serve's environment, also on a tmux server someone started
+ * docs/design.md §8 / §17: a session inherits serve's environment, also on a tmux server someone started
  * earlier, and never the-loop's secrets — even the ones that server holds in its own global
  * environment, which `new-session -e` cannot take away.
  */

@@ -12,7 +12,7 @@ const channel = 'C0OPS';
 const dana = 'U0DANA';
 const maxBytes = 4096;
 
-describe('Slack files in (DESIGN §15)', { timeout: 90_000 }, () => {
+describe('Slack files in (docs/design.md §15)', { timeout: 90_000 }, () => {
   let slack: FakeSlack;
   let fixture: ServeFixture;
   let elsewhere: Server | undefined;

@@ -19,7 +19,8 @@ const twoToolTurn = [
   'FAKE:run Read {"file_path":"/srv/app/src/app.ts"}',
 ].join('\n');
 
-describe('Slack progress: one status message per turn (DESIGN §15)', { timeout: 90_000 }, () => {
+// docs/design.md §15
+describe('Slack progress: one status message per turn', { timeout: 90_000 }, () => {
   let slack: FakeSlack;
   let fixture: ServeFixture;
 

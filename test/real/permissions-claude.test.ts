@@ -20,7 +20,7 @@ interface OpenRequest {
 }
 
 /**
- * Permission requests (DESIGN §14) with the real Claude Code: its PermissionRequest hook, through
+ * Permission requests (docs/design.md §14) with the real Claude Code: its PermissionRequest hook, through
  * the shim, reaches serve; a decision from `the-loop permissions` is what Claude Code acts on.
  * What the model receives is read at the fake Messages API: the tool's result after an allow, the
  * denial with its reason after a deny.

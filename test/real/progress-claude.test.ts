@@ -12,7 +12,7 @@ const channel = 'C0OPS';
 const dana = 'U0DANA';
 
 /**
- * Progress in the thread (DESIGN §15) from the real Claude Code's PreToolUse and PostToolUse hooks:
+ * Progress in the thread (docs/design.md §15) from the real Claude Code's PreToolUse and PostToolUse hooks:
  * a turn with two tool calls gets one status message, edited in place, and the summary at its end.
  * Read needs no permission in the session's own folder, so the turn runs without a dialog.
  */

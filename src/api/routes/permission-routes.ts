@@ -13,7 +13,7 @@ const verbs: readonly { verb: PermissionVerdict; operationId: string; past: stri
 ];
 
 /**
- * `GET /api/v1/permissions` and the three decisions (DESIGN §14, §17), for the CLI and the API;
+ * `GET /api/v1/permissions` and the three decisions (docs/design.md §14, §17), for the CLI and the API;
  * the dashboard serves them with `surface: 'dashboard'` (docs/design.md §19).
  */
 export function permissionRoutes(

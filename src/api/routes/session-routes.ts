@@ -32,7 +32,7 @@ export const hookEvents = [
 ] as const;
 
 /**
- * Where a turn's progress goes (the Slack status message, DESIGN §15). Each call only records the
+ * Where a turn's progress goes (the Slack status message, docs/design.md §15). Each call only records the
  * new state and returns: what it sends, it sends off the hook's path.
  */
 export interface ProgressSink {
@@ -104,7 +104,7 @@ export function sessionRoutes(options: {
   const toolName = (payload: Record<string, unknown>): string =>
     typeof payload['tool_name'] === 'string' ? payload['tool_name'] : 'tool';
 
-  /** A delivery whose tag the turn's transcript shows injected is confirmed (DESIGN §4 step 8). */
+  /** A delivery whose tag the turn's transcript shows injected is confirmed (docs/design.md §4 step 8). */
   const confirmInjected = async (
     session: { ref: string; tmuxName: string },
     transcriptPath: unknown,
@@ -194,7 +194,7 @@ export function sessionRoutes(options: {
     },
     PermissionRequest: async (session, payload, signal) => {
       if (!options.permissionHook) return {};
-      // `waiting` (DESIGN §13) holds deliveries: a paste now would land in the dialog.
+      // `waiting` (docs/design.md §13) holds deliveries: a paste now would land in the dialog.
       readiness.signal(session.tmuxName, 'permission', session.ref);
       try {
         return await options.permissionHook(session, payload, signal);

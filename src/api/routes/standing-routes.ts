@@ -14,7 +14,7 @@ export interface AgentSayRoute {
   readonly say: AgentSay;
 }
 
-/** The standing-session verbs of DESIGN §3.5, each a thin call into the standing service. */
+/** The standing-session verbs of docs/design.md §3.5, each a thin call into the standing service. */
 export function standingRoutes(standing: StandingService, agents?: AgentSayRoute): Route[] {
   const name = (params: Record<string, string>): string => params['name'] ?? '';
   return [

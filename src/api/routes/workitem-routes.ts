@@ -11,7 +11,7 @@ import { objectBody } from './standing-routes.js';
 
 /**
  * The instance and its work items over the control plane. A start from here counts as addressed
- * to this instance (DESIGN §7.4): on a `locked` instance an unmanaged item is refused, and nothing
+ * to this instance (docs/design.md §7.4): on a `locked` instance an unmanaged item is refused, and nothing
  * is recorded or posted.
  */
 export function workItemRoutes(options: {

@@ -9,7 +9,7 @@ const stdinTimeoutMs = 300;
 const maxPayloadBytes = 1024 * 1024;
 
 /**
- * `the-loop hook EVENT [--wait S]` (DESIGN §8): forwards the hook JSON to serve and prints serve's
+ * `the-loop hook EVENT [--wait S]` (docs/design.md §8): forwards the hook JSON to serve and prints serve's
  * answer on stdout, which Claude Code reads as the hook's output (empty when serve has nothing to
  * say). It must never block or fail the agent, so it always exits 0 and gives up on stdin and on
  * serve in time; problems get one line on stderr. bin/the-loop-hook is its shell twin, which the

@@ -11,7 +11,7 @@ import type { CommandHandler } from '../command-context.js';
 import { isInteractive } from '../is-interactive.js';
 
 /**
- * `the-loop init [--yes]` (DESIGN §16): writes `<repository>/.the-loop/config.yaml` and a
+ * `the-loop init [--yes]` (docs/design.md §16): writes `<repository>/.the-loop/config.yaml` and a
  * `.the-loop/.gitignore` that keeps `state/` out of git. Never overwrites a config; asks first on
  * a terminal, and without one needs --yes (exit 2).
  */

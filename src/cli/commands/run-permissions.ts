@@ -5,7 +5,7 @@ import { LoopError } from '../../errors.js';
 const verbs = new Set(['allow', 'allow-always', 'deny']);
 
 /**
- * `the-loop permissions [--json]` lists the open requests (a bare array in JSON, DESIGN §17);
+ * `the-loop permissions [--json]` lists the open requests (a bare array in JSON, docs/design.md §17);
  * `the-loop permissions allow|allow-always|deny ID [--reason R]` decides one, as `$USER` from the CLI.
  */
 export const runPermissions: CommandHandler = async (context) => {

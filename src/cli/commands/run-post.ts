@@ -46,7 +46,7 @@ export const runPost: CommandHandler = async (context) => {
       { 'X-The-Loop-Session-Token': session.token },
     ),
   );
-  // Exit 1 when any place that serves the session did not take the words (DESIGN §17 `post`):
+  // Exit 1 when any place that serves the session did not take the words (docs/design.md §17 `post`):
   // an agent that believes it answered while nobody heard it is worse than one that knows.
   const failed = answer.failed ?? [];
   if (context.json) {

@@ -20,7 +20,7 @@ const joinsPrevious = /^[\p{L}\p{N}\p{M}_/.-]$/u;
 const joinsNext = /^[\p{L}\p{N}\p{M}_-]$/u;
 
 /**
- * Reads `<keyword> start` or `<keyword> stop` from a comment (DESIGN §7.2), ignoring code, quotes
+ * Reads `<keyword> start` or `<keyword> stop` from a comment (docs/design.md §7.2), ignoring code, quotes
  * and HTML comments. Keyword and command are case-insensitive (ASCII only: the `i` flag is used
  * without `u`, so `ſtart` or a Kelvin sign never passes for `start`); the command must be a whole
  * word. The same command twice is that command; start and stop together are ambiguous.

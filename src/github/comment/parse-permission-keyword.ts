@@ -5,7 +5,7 @@ import { stripNonProse } from '../../text/strip-non-prose.js';
 export interface PermissionKeyword {
   readonly verdict: PermissionVerdict;
   readonly id: string;
-  /** Deny only: the rest of the comment after the id (DESIGN §17), which Claude reads. */
+  /** Deny only: the rest of the comment after the id (docs/design.md §17), which Claude reads. */
   readonly reason?: string;
 }
 
@@ -15,7 +15,7 @@ const addressToken = /(?<![A-Za-z0-9_:/.-])instance:[a-z0-9-]*/gi;
 
 /**
  * Reads `<keyword> allow <id>`, `<keyword> allow-always <id>` or `<keyword> deny <id> [reason]`
- * from a comment (DESIGN §14), ignoring code, quotes and HTML comments as the other keywords do.
+ * from a comment (docs/design.md §14), ignoring code, quotes and HTML comments as the other keywords do.
  * The keyword has already passed parseKeywordCommand's grammar check. The first such command in
  * the comment counts.
  */

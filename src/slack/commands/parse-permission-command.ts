@@ -16,7 +16,7 @@ const verdicts: Readonly<Record<string, PermissionVerdict>> = {
 };
 
 /**
- * `!allow [id]`, `!allow-always [id]`, `!deny [id] [reason…]` in a session's thread (DESIGN §6,
+ * `!allow [id]`, `!allow-always [id]`, `!deny [id] [reason…]` in a session's thread (docs/design.md §6,
  * §14). Slack sends `<`, `>` and `&` as entities; the reason keeps them so, and is decoded once
  * where it goes to Claude. Anything else: undefined, for the other thread commands to judge.
  */

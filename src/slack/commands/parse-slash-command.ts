@@ -21,7 +21,7 @@ export type SlashCommand =
 type Verb = SlashSubcommand['verb'];
 
 /**
- * The text after `/loop` (decoded with decodeSlackText first) → what to do (DESIGN §6). Names are
+ * The text after `/loop` (decoded with decodeSlackText first) → what to do (docs/design.md §6). Names are
  * validated here, since they come from Slack. Never throws: bad input is a `usage-error` whose
  * message is Slack mrkdwn naming the right usage; `command` is the configured slash command.
  */

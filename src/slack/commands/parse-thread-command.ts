@@ -19,7 +19,7 @@ const commands: readonly {
 
 /**
  * A thread message that starts with `!` is a command for the bound session and is never typed
- * into it (DESIGN §6), so an unknown one still comes back, as `unknown`. Anything else: undefined.
+ * into it (docs/design.md §6), so an unknown one still comes back, as `unknown`. Anything else: undefined.
  */
 export function parseThreadCommand(text: string): ThreadCommand | undefined {
   const match = /^\s*!\s*(\S*)/.exec(text);

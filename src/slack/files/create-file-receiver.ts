@@ -16,7 +16,7 @@ export type FileReceiver = (
 ) => Promise<FileOutcome[]>;
 
 /**
- * Files from a thread reply into `<state.root>/files/<tmux session name>/` (DESIGN §15), one at a
+ * Files from a thread reply into `<state.root>/files/<tmux session name>/` (docs/design.md §15), one at a
  * time, each on its own: a file too large, not on Slack's file host or cut off is an outcome that
  * says why, and the others are still fetched.
  */

@@ -10,7 +10,7 @@ export type FileOutcome =
     }
   | { readonly kind: 'failed'; readonly name: string; readonly why: string };
 
-/** One line per file (DESIGN §17), for the end of the delivered text. */
+/** One line per file (docs/design.md §17), for the end of the delivered text. */
 export function formatFileLine(outcome: FileOutcome): string {
   const name = displayFileName(outcome.name);
   return outcome.kind === 'stored'

@@ -5,7 +5,7 @@ export function filesRoot(stateRoot: string): string {
   return path.join(stateRoot, 'files');
 }
 
-/** `<state.root>/files/<tmux session name>` (DESIGN §17). The name is validated before it gets here. */
+/** `<state.root>/files/<tmux session name>` (docs/design.md §17). The name is validated before it gets here. */
 export function sessionFilesDir(stateRoot: string, tmuxName: string): string {
   return path.join(filesRoot(stateRoot), tmuxName);
 }

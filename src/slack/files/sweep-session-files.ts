@@ -3,7 +3,7 @@ import path from 'node:path';
 import { errnoCode } from '../../errors.js';
 import { filesRoot, sessionFilesDir } from './session-files-dir.js';
 
-/** Files people sent are kept a week (DESIGN §17). */
+/** Files people sent are kept a week (docs/design.md §17). */
 export const sessionFilesMaxAgeMs = 7 * 24 * 60 * 60 * 1000;
 
 /** A download is cut off after 120 s; a `.part` file untouched this long belongs to none. */

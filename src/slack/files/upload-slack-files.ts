@@ -7,7 +7,7 @@ import { callSlack } from '../call-slack.js';
 import type { Fetch } from './download-slack-file.js';
 
 /**
- * Files into a thread with Slack's external upload flow (DESIGN §15): for each file
+ * Files into a thread with Slack's external upload flow (docs/design.md §15): for each file
  * `files.getUploadURLExternal`, then its bytes POSTed to the URL Slack returned, then one
  * `files.completeUploadExternal` that shares them all in the thread. Each step is retried.
  */

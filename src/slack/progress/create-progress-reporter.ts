@@ -32,7 +32,7 @@ interface Turn {
 }
 
 /**
- * One status message per turn in the session's thread (DESIGN §15), fed by the tool hooks. The
+ * One status message per turn in the session's thread (docs/design.md §15), fed by the tool hooks. The
  * hooks only change state here and return; every Slack call runs on the turn's own queue, apart
  * from replies, so a slow or rate-limited edit never delays a delivery or an agent's answer. An
  * in-between edit that fails (a 429) is dropped — the next state replaces it anyway — while the

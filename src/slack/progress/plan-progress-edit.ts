@@ -6,7 +6,7 @@ export type ProgressEditPlan =
   | { readonly kind: 'coalesce' };
 
 /**
- * Pacing for one status message: at most one edit per `intervalMs` (DESIGN §15), and while an
+ * Pacing for one status message: at most one edit per `intervalMs` (docs/design.md §15), and while an
  * edit is due the newer states fold into it, so the latest state wins and none queue up.
  */
 export function planProgressEdit(input: {

@@ -13,7 +13,7 @@ const broadcasts: ReadonlySet<string> = new Set(['here', 'channel', 'everyone'])
 
 /**
  * Slack message text as the person meant it: mentions, channels, broadcasts and links become plain
- * text (DESIGN §4 step 3). Entities are decoded in one pass after the `<…>` sequences are read, so
+ * text (docs/design.md §4 step 3). Entities are decoded in one pass after the `<…>` sequences are read, so
  * an escaped `&lt;@U1&gt;` stays the text `<@U1>` and `&amp;lt;` stays `&lt;`.
  */
 export function decodeSlackText(text: string, names: SlackNames = {}): string {

@@ -8,7 +8,7 @@ const bulletPattern = /^([ \t]*)[-*+][ \t]+(.*)$/;
 const quotePattern = /^ {0,3}>[ \t]?(.*)$/;
 
 /**
- * GitHub-flavoured Markdown, as agents write it, → Slack mrkdwn (DESIGN §6, §8). Code blocks keep
+ * GitHub-flavoured Markdown, as agents write it, → Slack mrkdwn (docs/design.md §6, §8). Code blocks keep
  * their text (only the language tag goes, because Slack would show it as code); `&`, `<` and `>`
  * become entities everywhere, code included, because Slack reads control sequences before it
  * renders code and shows the entities as the characters they stand for.

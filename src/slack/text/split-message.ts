@@ -3,7 +3,7 @@ import { chooseCut } from './choose-cut.js';
 import { closesFence, planFenceRepair, type Fence } from './fences.js';
 
 /**
- * Splits a long message into parts of at most `limit` UTF-16 code units for Slack (DESIGN §6). It
+ * Splits a long message into parts of at most `limit` UTF-16 code units for Slack (docs/design.md §6). It
  * cuts at a blank line, else a line break, else a space, outside code blocks when it can; a block
  * that must be split is closed at the end of one part and reopened with its own opening line
  * (say ```ts) at the start of the next, so each part renders on its own. The whitespace at a cut

@@ -5,7 +5,7 @@ import { expectRoutesMatchOpenApi } from '../../helpers/openapi-parity.js';
 const stub: Route['handler'] = () => Promise.resolve({ status: 200, body: {} });
 const base = '/api/v1/standing-sessions';
 
-/** Every operation of DESIGN §3.5, as the real table must serve them. */
+/** Every operation of docs/design.md §3.5, as the real table must serve them. */
 const allRoutes: Route[] = [
   {
     method: 'GET',

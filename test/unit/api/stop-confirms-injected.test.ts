@@ -8,7 +8,7 @@ import { createConfirmationTracker } from '../../../src/delivery/confirmation-tr
 import { silentLogger } from '../../../src/log/create-logger.js';
 
 /**
- * DESIGN §4 step 8: a message Claude Code injected into a running turn never gets a
+ * docs/design.md §4 step 8: a message Claude Code injected into a running turn never gets a
  * UserPromptSubmit; the Stop of that turn confirms it by the tag in the transcript's
  * `queued_command` attachment (the transcript lines as Claude Code 2.1.197 writes them).
  */

@@ -9,7 +9,7 @@ const docs = readFileSync(new URL('../../../docs/cli.md', import.meta.url), 'utf
 
 /** The command table is the one source: the usage lines, the help and docs/cli.md must agree. */
 describe('the command table', () => {
-  it('holds the commands DESIGN §3.1 pins, each with a handler', () => {
+  it('holds the commands docs/design.md §3.1 pins, each with a handler', () => {
     expect(commandSpecs.map((spec) => spec.id).sort()).toEqual(
       [
         'serve',

@@ -105,7 +105,7 @@ describe('resolveHarnesses', () => {
     expect({ ...harnesses }).toEqual(expected);
   });
 
-  it('the built-ins are the ones DESIGN §3.3 names', () => {
+  it('the built-ins are the ones docs/design.md §3.3 names', () => {
     expect(builtinHarnesses()).toEqual({ claude, shell });
   });
 

@@ -22,7 +22,7 @@ const locked = (name = '', workItems: string[] = []): InstanceConfig => ({
   scope: { mode: 'locked', workItems },
 });
 
-// DESIGN §7.4 "Config resolution never widens": missing is open and unnamed; anything wrong in a
+// docs/design.md §7.4 "Config resolution never widens": missing is open and unnamed; anything wrong in a
 // present block locks it, keeping only what is valid.
 const rows: Row[] = [
   { name: 'missing block', raw: undefined, instance: open(), warnings: [] },

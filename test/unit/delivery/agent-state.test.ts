@@ -8,7 +8,7 @@ import {
 } from '../../../src/delivery/agent-state.js';
 import { createAgentStates } from '../../../src/delivery/agent-states.js';
 
-describe('nextAgentState (DESIGN §13)', () => {
+describe('nextAgentState (docs/design.md §13)', () => {
   it.each<[AgentState, AgentSignal, AgentState]>([
     ['idle', 'spawned', 'starting'],
     ['exited', 'spawned', 'starting'],

@@ -27,7 +27,7 @@ const locked: ScopeDecision = { outcome: 'instance-locked', acts: false };
 const unaddressed: ScopeDecision = { outcome: 'unaddressed', acts: false };
 
 describe('decideScope for the instance named alpha', () => {
-  // Every mode × address × managed, worked out by hand from DESIGN §7.4's table.
+  // Every mode × address × managed, worked out by hand from docs/design.md §7.4's table.
   it.each<[ScopeMode, AddressName, boolean, ScopeDecision]>([
     ['open', 'none', false, claimable],
     ['open', 'none', true, inScope],

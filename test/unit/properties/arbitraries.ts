@@ -5,7 +5,7 @@ import fc from 'fast-check';
  * over, and text that mixes them with anything at all (lone surrogates and controls included).
  */
 
-/** A name by DESIGN §1, built from its parts rather than from the pattern under test. */
+/** A name by docs/design.md §1, built from its parts rather than from the pattern under test. */
 export const validName: fc.Arbitrary<string> = fc
   .tuple(
     fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789'),

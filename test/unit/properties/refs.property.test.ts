@@ -14,7 +14,7 @@ import {
 } from '../../../src/refs.js';
 import { hostileText, trickyChar, validName } from './arbitraries.js';
 
-/** DESIGN §1 written independently: 1–40 of [a-z0-9-], no hyphen at either end, whole string. */
+/** docs/design.md §1 written independently: 1–40 of [a-z0-9-], no hyphen at either end, whole string. */
 const referenceName = /^(?!-)[a-z0-9-]{1,40}(?<!-)$/;
 
 const nearName = fc.oneof(

@@ -24,7 +24,7 @@ function pane(initial: string) {
   };
 }
 
-describe('watchStartDialogs (DESIGN §13 blocked)', () => {
+describe('watchStartDialogs (docs/design.md §13 blocked)', () => {
   it.each<[string, StartDialog]>([
     ['trust', 'trust'],
     ['api-key', 'api-key'],

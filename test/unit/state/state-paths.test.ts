@@ -14,7 +14,7 @@ afterEach(async () => {
 });
 
 describe('statePaths', () => {
-  it('names every place under the root as DESIGN §3.4 pins it', () => {
+  it('names every place under the root as docs/design.md §3.4 pins it', () => {
     expect(statePaths('/s')).toEqual({
       root: '/s',
       controlSocket: '/s/control.sock',
