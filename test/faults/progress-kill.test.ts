@@ -45,9 +45,12 @@ describe('serve killed during a progress edit', () => {
       15_000,
     );
     const ts = String(status.response?.['ts']);
-    // The record is written just after Slack answers.
+    // The record is written just after Slack answers; an atomic write's temp file (`.…tmp`) is
+    // not the record yet, and a kill before its rename leaves nothing to close.
     const records = path.join(serve.stateRoot, 'slack', 'progress');
-    await eventually(async () => (await readdir(records).catch(() => [])).length === 1, {
+    const written = async () =>
+      (await readdir(records).catch(() => [] as string[])).filter((name) => name.endsWith('.json'));
+    await eventually(async () => (await written()).length === 1, {
       timeoutMs: 10_000,
       what: 'the open status message to be recorded',
     });
