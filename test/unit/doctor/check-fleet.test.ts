@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config/load-config.js';
 import { checkFleet, type FleetFacts } from '../../../src/doctor/check-fleet.js';
@@ -47,5 +49,27 @@ describe('gatherFleetFacts', () => {
     expect(withoutUserInfo('nats://me:s3cret@a:4222,nats://b:4222')).toBe(
       'nats://***@a:4222,nats://b:4222',
     );
+  });
+});
+
+/** Every module `from` loads at import time: static, non-type imports, followed through src/. */
+async function staticImports(from: string, seen = new Set<string>()): Promise<Set<string>> {
+  if (seen.has(from)) return seen;
+  seen.add(from);
+  const text = await readFile(from, 'utf8');
+  for (const [, spec] of text.matchAll(/^import (?!type )[^;]*?from '([^']+)';/gms)) {
+    if (spec === undefined) continue;
+    if (!spec.startsWith('.')) seen.add(spec);
+    else await staticImports(path.resolve(path.dirname(from), spec.replace(/\.js$/, '.ts')), seen);
+  }
+  return seen;
+}
+
+describe('doctor without a fleet', () => {
+  it('does not load NATS at import time: only a fleet block imports it (docs/design.md §21)', async () => {
+    const loaded = [...(await staticImports(path.resolve('src/doctor/run-doctor.ts')))];
+    expect(loaded.some((file) => file.endsWith(path.join('doctor', 'check-slack.ts')))).toBe(true);
+    expect(loaded.filter((spec) => spec.startsWith('@nats-io'))).toEqual([]);
+    expect(loaded.filter((file) => file.includes(path.join('src', 'fleet')))).toEqual([]);
   });
 });
