@@ -1,4 +1,5 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -103,5 +104,24 @@ describe.skipIf(unavailable !== undefined)(title, () => {
     );
     expect(result.fleet?.remedy).toMatch(/start nats-server.*fleet\.nats/);
     expect(result.ms).toBeLessThan(10_000);
+  });
+
+  it('a server that takes the connection and never answers: fail down after about 3 s', async () => {
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const address = silent.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    try {
+      const result = await doctorFleet(`nats://127.0.0.1:${port}`);
+      expect(result.code).toBe(1);
+      expect(result.fleet?.status).toBe('fail');
+      expect(result.fleet?.message).toMatch(/^down: cannot reach NATS at .*: \S/);
+      expect(result.ms).toBeGreaterThanOrEqual(2_500);
+      expect(result.ms).toBeLessThan(10_000);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 });
