@@ -10,6 +10,7 @@ import { checkHarnesses } from './check-harnesses.js';
 import { checkNodeVersion } from './check-node-version.js';
 import { checkSessionCwds } from './check-session-cwds.js';
 import { checkSessionHooks } from './check-session-hooks.js';
+import { checkFleet } from './check-fleet.js';
 import { checkSlack } from './check-slack.js';
 import { checkStateModes } from './check-state-modes.js';
 import { checkTmuxVersion } from './check-tmux-version.js';
@@ -20,6 +21,7 @@ import {
   knownSessions,
   staleHookSessions,
 } from './gather-session-facts.js';
+import { gatherFleetFacts } from './gather-fleet-facts.js';
 import { gatherGithubFacts, gatherSlackFacts } from './gather-surface-facts.js';
 import { probeControlSocket } from './probe-control-socket.js';
 import { probeTmuxVersion } from './probe-tmux-version.js';
@@ -40,7 +42,7 @@ export interface DoctorDeps {
 }
 
 /**
- * Gathers the facts (files, PATH, tmux -V, the control socket, Slack, GitHub) and hands each to
+ * Gathers the facts (files, PATH, tmux -V, the control socket, Slack, GitHub, the fleet) and hands each to
  * its pure check. Needs no serve; changes nothing. Without a usable config only the machine is
  * checked.
  */
@@ -76,7 +78,7 @@ async function configChecks(config: Config, deps: DoctorDeps): Promise<DoctorChe
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
   };
   const sessions = await knownSessions(config);
-  const [harnesses, cwds, stale, modes, socket, slack, github] = await Promise.all([
+  const [harnesses, cwds, stale, modes, socket, slack, github, fleet] = await Promise.all([
     gatherHarnessFacts(config, sessions, deps.env),
     gatherCwdFacts(sessions),
     staleHookSessions(config),
@@ -84,6 +86,7 @@ async function configChecks(config: Config, deps: DoctorDeps): Promise<DoctorChe
     probeControlSocket(paths.controlSocket),
     gatherSlackFacts(config, surfaceDeps),
     gatherGithubFacts(config, surfaceDeps),
+    gatherFleetFacts(config, deps.env),
   ]);
   const claudeVersions = await Promise.all(
     harnesses
@@ -103,6 +106,7 @@ async function configChecks(config: Config, deps: DoctorDeps): Promise<DoctorChe
     checkControlSocket(socket, deps.version),
     ...checkSlack(slack),
     ...checkGithub(github),
+    checkFleet(fleet),
   ];
 }
 

@@ -59,6 +59,28 @@ export async function natsAuth(
 }
 
 /**
+ * The one way the-loop connects to `fleet.nats` (serve's fleet and `doctor`): every server of the
+ * cluster, its name, and the token or creds of the environment. `reconnect: false` gives up for
+ * good once the connection drops (a one-off probe).
+ */
+export async function connectNats(options: {
+  readonly fleet: Pick<FleetConfig, 'nats'>;
+  readonly env: NodeJS.ProcessEnv;
+  readonly name: string;
+  readonly timeoutMs?: number;
+  readonly reconnect: boolean;
+}): Promise<NatsConnection> {
+  return connect({
+    servers: options.fleet.nats.split(','),
+    name: `the-loop ${options.name}`,
+    timeout: options.timeoutMs ?? 2_000,
+    maxReconnectAttempts: options.reconnect ? -1 : 0,
+    reconnectTimeWait: 500,
+    ...(await natsAuth(options.env)),
+  });
+}
+
+/**
  * Connects once (throws when the server cannot be reached within `timeoutMs`), then keeps
  * reconnecting for ever; makes the file-backed streams and buckets of §21 when missing.
  */
@@ -69,14 +91,7 @@ export async function connectFleetBus(options: {
   readonly logger: Logger;
   readonly timeoutMs?: number;
 }): Promise<FleetBus> {
-  const connection = await connect({
-    servers: options.fleet.nats.split(','),
-    name: `the-loop ${options.name}`,
-    timeout: options.timeoutMs ?? 2_000,
-    maxReconnectAttempts: -1,
-    reconnectTimeWait: 500,
-    ...(await natsAuth(options.env)),
-  });
+  const connection = await connectNats({ ...options, reconnect: true });
   try {
     const maxAge = nanos(parseRetention(options.fleet.retention));
     const jsm = await jetstreamManager(connection);

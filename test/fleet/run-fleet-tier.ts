@@ -29,6 +29,8 @@ const vitest = [
   '--reporter=default',
   '--reporter=json',
   `--outputFile.json=${report}`,
+  // `npm run test:fleet -- test/fleet/FILE.test.ts` runs only those files.
+  ...process.argv.slice(2).filter((arg, i, all) => arg !== '--report' && all[i - 1] !== '--report'),
 ];
 const child = spawn(path.resolve('node_modules/.bin/vitest'), vitest, { stdio: 'inherit', env });
 const status = await new Promise<number>((resolve) =>

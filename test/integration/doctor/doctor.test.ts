@@ -105,6 +105,8 @@ describe('the-loop doctor against the fake Slack and the fake GitHub', () => {
     }
     expect(result.check('slack-token')?.message).toContain('the-loop in Fake Workspace');
     expect(result.check('github-token')?.message).toContain(github.bot.login);
+    // No fleet block: one `ok` line saying the instance runs alone.
+    expect(result.check('fleet')).toMatchObject({ status: 'ok', message: /runs alone/ });
     expect(slack.callsTo('auth.test')[0]?.token).toBe(slack.identity.botToken);
     expect(slack.callsTo('apps.connections.open')[0]?.token).toBe(slack.identity.appToken);
     expect(github.callsMatching('GET', /^\/repos\/octo\/repo$/)).toHaveLength(1);
