@@ -1,18 +1,12 @@
-import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { SocketAck } from '../test/fakes/fake-slack/create-ack-tracker.js';
-import { startFakeSlack } from '../test/fakes/fake-slack/start-fake-slack.js';
 import type { PromptRecord } from '../test/fakes/fake-agent-records.js';
 import { burstText, checkBurst, type BurstMessage, type BurstVerdict } from './check-burst.js';
 import type { CleanupStack } from './cleanup-stack.js';
-import { createSessions } from './create-sessions.js';
-import { fakeAgentHarness, promptReader, waitForAgentsReady } from './fake-agent-harness.js';
+import { promptReader } from './fake-agent-harness.js';
 import type { JsonLinesReader } from './json-lines-reader.js';
 import { percentile } from './percentile.js';
-import { startPrivateTmux } from './private-tmux.js';
-import { readBindings } from './read-bindings.js';
-import { startServe } from './start-serve.js';
+import { startSlackSessions } from './slack-sessions.js';
 import { waitUntil } from './wait-until.js';
 
 export interface BurstResult extends BurstVerdict {
@@ -56,44 +50,9 @@ export async function measureBurst(options: {
   readonly cleanup: CleanupStack;
 }): Promise<BurstResult> {
   const { cleanup } = options;
-  const slack = await startFakeSlack({ users: { [user]: { name: 'bench' } } });
-  cleanup.defer('stop the fake Slack', () => slack.stop());
-  const tmux = await startPrivateTmux('burst', cleanup);
-  const serve = await startServe({
-    label: 'burst',
-    cleanup,
-    tmuxSocket: tmux.socket,
-    config: (dir) => ({
-      harnesses: { fake: fakeAgentHarness(path.join(dir, 'agent')) },
-      defaults: { harness: 'fake', cwd: '.' },
-      standing: { autoStart: false, allowedRoots: ['.'], sessions: [] },
-      slack: { enabled: true, mode: 'socket', channel, authorizedUsers: [user] },
-    }),
-    env: {
-      SLACK_BOT_TOKEN: slack.identity.botToken,
-      SLACK_APP_TOKEN: slack.identity.appToken,
-      SLACK_API_URL: slack.apiUrl,
-    },
+  const { slack, serve, home, names, bindings } = await startSlackSessions({
+    ...{ label: 'burst', sessions: options.sessions, channel, user, cleanup },
   });
-  const home = path.join(serve.dir, 'agent');
-  await mkdir(home, { recursive: true });
-  await slack.socket.connected(15_000);
-
-  const names = Array.from({ length: options.sessions }, (_, index) => `burst-${index}`);
-  await createSessions(
-    serve.api,
-    names,
-    { harness: 'fake', slackChannel: channel, start: true },
-    4,
-  );
-  const bindings = await waitUntil(
-    async () => {
-      const found = await readBindings(serve.stateRoot);
-      return found.size >= names.length && found;
-    },
-    { what: `${names.length} sessions announced in Slack`, timeoutMs: 60_000, intervalMs: 100 },
-  );
-  await waitForAgentsReady(home, names.length, 60_000);
   // Ready for serve too: its screen-readiness watchers poll each pane with a spawned
   // `capture-pane` until they see the prompt, and a burst sent while the last of fifty still poll
   // measures their spawns, not the intake.

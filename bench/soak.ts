@@ -1,16 +1,10 @@
-import { mkdir, readdir, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { startFakeSlack } from '../test/fakes/fake-slack/start-fake-slack.js';
 import { openSse, type SseClient } from '../test/helpers/sse-client.js';
 import type { CleanupStack } from './cleanup-stack.js';
-import { createSessions } from './create-sessions.js';
-import { fakeAgentHarness, waitForAgentsReady } from './fake-agent-harness.js';
-import { startPrivateTmux } from './private-tmux.js';
-import { readBindings } from './read-bindings.js';
 import { formatSoak, judgeSoak, type SoakSample, type SoakVerdict } from './soak-verdict.js';
-import { startServe } from './start-serve.js';
-import { waitUntil } from './wait-until.js';
+import { startSlackSessions } from './slack-sessions.js';
 
 export interface SoakResult extends SoakVerdict {
   readonly minutes: number;
@@ -65,43 +59,9 @@ export async function measureSoak(options: {
   readonly cleanup: CleanupStack;
 }): Promise<SoakResult> {
   const { cleanup } = options;
-  const slack = await startFakeSlack({ users: { [user]: { name: 'soak' } } });
-  cleanup.defer('stop the fake Slack', () => slack.stop());
-  const tmux = await startPrivateTmux('soak', cleanup);
-  const serve = await startServe({
-    label: 'soak',
-    cleanup,
-    tmuxSocket: tmux.socket,
-    config: (dir) => ({
-      harnesses: { fake: fakeAgentHarness(path.join(dir, 'agent')) },
-      defaults: { harness: 'fake', cwd: '.' },
-      standing: { autoStart: false, allowedRoots: ['.'], sessions: [] },
-      slack: { enabled: true, mode: 'socket', channel, authorizedUsers: [user] },
-    }),
-    env: {
-      SLACK_BOT_TOKEN: slack.identity.botToken,
-      SLACK_APP_TOKEN: slack.identity.appToken,
-      SLACK_API_URL: slack.apiUrl,
-    },
+  const { slack, serve, names, bindings } = await startSlackSessions({
+    ...{ label: 'soak', sessions: options.sessions, channel, user, cleanup },
   });
-  const home = path.join(serve.dir, 'agent');
-  await mkdir(home, { recursive: true });
-  await slack.socket.connected(15_000);
-  const names = Array.from({ length: options.sessions }, (_, index) => `soak-${index}`);
-  await createSessions(
-    serve.api,
-    names,
-    { harness: 'fake', slackChannel: channel, start: true },
-    4,
-  );
-  const bindings = await waitUntil(
-    async () => {
-      const found = await readBindings(serve.stateRoot);
-      return found.size >= names.length && found;
-    },
-    { what: `${names.length} sessions announced in Slack`, timeoutMs: 60_000, intervalMs: 100 },
-  );
-  await waitForAgentsReady(home, names.length, 60_000);
 
   const socketPath = path.join(serve.stateRoot, 'control.sock');
   let stream: SseClient | undefined;
