@@ -11,6 +11,10 @@ export default defineConfig({
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 90_000,
     hookTimeout: 60_000,
+    // Tests that start processes (serve, tmux, real clients) share two loaded cores in CI: one
+    // that fails is tried once more, and .ci/run names every test that needed a second try, so a
+    // flake stays in view and gets fixed instead of blocking every change behind it.
+    retry: 1,
     pool: 'forks',
     // Each test runs a nats-server and up to three serves.
     maxWorkers: 1,
