@@ -19,7 +19,7 @@ export interface ResolvedHarnesses {
 
 /**
  * Merges the configured harnesses over the built-ins (the schema's `harnesses.default`) by name,
- * key by key. A harness that changes the built-in's kind keeps its command and arguments but
+ * key by key, except that another `command` does not inherit the built-in's `args`. A harness that changes the built-in's kind keeps its command and arguments but
  * takes the new kind's `agent` and `interruptKey` unless it sets them.
  */
 export function resolveHarnesses(
@@ -67,7 +67,9 @@ export function resolveHarnesses(
     harnesses[name] = {
       kind,
       command,
-      args: own.args ?? base?.args ?? [],
+      // The built-in's arguments belong to its program (`--norc` is bash's): another program
+      // starts from none, so `shell: { command: sh }` does not run `sh --norc`.
+      args: own.args ?? (command === base?.command ? base.args : []),
       agent: own.agent ?? inherited.agent ?? kindDefaults[kind].agent,
       interruptKey: own.interruptKey ?? inherited.interruptKey ?? kindDefaults[kind].interruptKey,
       ...(readyPattern === undefined ? {} : { readyPattern }),

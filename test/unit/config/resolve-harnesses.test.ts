@@ -37,9 +37,19 @@ const rows: Row[] = [
     expected: { claude: { ...claude, args: ['--model', 'opus'] }, shell },
   },
   {
-    name: 'shell with another program keeps its arguments',
-    configured: { shell: { command: 'zsh' } },
-    expected: { claude, shell: { ...shell, command: 'zsh' } },
+    name: 'shell with another program starts from no arguments (--norc is bash’s)',
+    configured: { shell: { command: 'sh' } },
+    expected: { claude, shell: { ...shell, command: 'sh', args: [] } },
+  },
+  {
+    name: 'shell with another program and its own arguments takes those',
+    configured: { shell: { command: 'zsh', args: ['-f'] } },
+    expected: { claude, shell: { ...shell, command: 'zsh', args: ['-f'] } },
+  },
+  {
+    name: 'shell naming its own program again keeps the built-in arguments',
+    configured: { shell: { command: 'bash', interruptKey: 'C-d' } },
+    expected: { claude, shell: { ...shell, interruptKey: 'C-d' } },
   },
   {
     name: 'a new command harness: plain, C-c, no arguments',
