@@ -26,9 +26,8 @@ import {
 import { loadFleet } from './fleet/load-fleet.js';
 import { loadGithubSurface } from './github/load-github-surface.js';
 import { httpListenerFor } from './http/create-http-listener.js';
-import { createPermissionRegistry } from './permissions/create-permission-registry.js';
-import { expireStandingOnStop, expireWorkItemOnStop } from './permissions/expire-on-stop.js';
-import { screenThrough, watchTerminalAnswers } from './permissions/watch-terminal-answers.js';
+import { createPermissions } from './permissions/create-permissions.js';
+import { screenThrough } from './permissions/watch-terminal-answers.js';
 import { createRedactor, ownSecrets } from './redact/redact-text.js';
 import { parseStandingRef } from './refs.js';
 import { exitNotices } from './replies/exit-notices.js';
@@ -80,9 +79,6 @@ export async function createApp(options: AppOptions): Promise<App> {
   const { socket } = config.tmux;
   const tmux = openTmux({ socket, env, owner, scratchDir: paths.tmuxScratch, logger });
   const { driver } = tmux;
-  const timeoutMs = () => config.permissions.timeoutSeconds * 1000;
-  const alwaysModes = () => config.permissions.alwaysModes;
-  const permissions = createPermissionRegistry({ timeoutMs, events, logger, alwaysModes });
   const readiness = recordedAgentStates(events, config.tmux.socket);
   const startDialogs = startDialogNotices({ events, logger, tmuxSocket: config.tmux.socket });
   // A screen the-loop cannot read blocks its session, at start or later (docs/design.md §13).
@@ -105,6 +101,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     standing: createStandingResolver({ config, store, owner }),
     workItem: createWorkItemResolver({ config, store: workItemStore, owner }),
   });
+  const look = screenThrough(targets, (name) => driver.capture(name));
+  const permissions = createPermissions({ config, events, logger, look });
   // One lock per ref for the session lifecycle and the paste + Enter of a delivery.
   const lifecycle = createKeyedQueue();
   const delivery = createDeliveryCore({
@@ -152,29 +150,21 @@ export async function createApp(options: AppOptions): Promise<App> {
     events,
     logger,
     localOwns: fleetLocalOwner({
-      ...{ config, store, permissions },
+      ...{ config, store, permissions: permissions.registry },
       bindings: createThreadBindings({ dir: paths.slackThreads, logger }),
     }),
     sessions: async () => (await standing.list()).map((view) => view.name),
   });
-  const localStanding = expireStandingOnStop(
+  const localStanding = permissions.guardStanding(
     createStandingService({ ...shared, observers, store, delivery, stopGraceMs }),
-    permissions,
   );
   const standing = fleet ? claimFleetNames(localStanding, fleet) : localStanding;
-  if (fleet) shareFleetPermissions(permissions, fleet, logger);
-  const workItems = expireWorkItemOnStop(
+  if (fleet) shareFleetPermissions(permissions.registry, fleet, logger);
+  const workItems = permissions.guardWorkItems(
     createWorkItemService({ ...shared, observers, store: workItemStore, stopGraceMs }),
-    permissions,
   );
   const services = [standing, workItems];
   const exitWatcher = createExitWatcher({ driver, services, intervalMs: 1_000, logger });
-  const terminalAnswers = watchTerminalAnswers({
-    registry: permissions,
-    look: screenThrough(targets, (name) => driver.capture(name)),
-    intervalMs: 1_000,
-    logger,
-  });
   // Both surfaces claim their seen ids in the one ledger folder.
   const ledger = createDedupeLedger({ dir: paths.dedupe, logger });
   const redactor = createRedactor(ownSecrets(env));
@@ -205,7 +195,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     start: (name) => standing.start(name),
   });
   const dashboard = openDashboard({
-    ...{ config, env, logger, events, permissions, resolve: targets },
+    ...{ config, env, logger, events, permissions: permissions.registry, resolve: targets },
     services: () => (fleet ? [...states, fleetServiceState(fleet.state())] : states),
     standing: () => standing.list(),
     workItems: async () => ({ views: await workItems.list(), records: await workItems.records() }),
@@ -275,7 +265,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       // Sessions that ended while serve was away are recorded before anything is typed.
       await exitWatcher.check();
       exitWatcher.start();
-      terminalAnswers.start();
+      permissions.terminalAnswers.start();
       const autoStarted = config.standing.autoStart ? await autoStartAll(standing, logger) : [];
       return { autoStarted };
     },
@@ -283,11 +273,11 @@ export async function createApp(options: AppOptions): Promise<App> {
       pruner.stop();
       files.stop();
       exitWatcher.stop();
-      terminalAnswers.stop();
+      permissions.terminalAnswers.stop();
       // Each waiting hook answers "no decision" (Claude Code keeps its dialog), and the surfaces
       // say so, while they are still connected.
       try {
-        await permissions.expireAll('restart');
+        await permissions.registry.expireAll('restart');
         for (const part of [...listening].reverse()) await part.stop();
         await dashboard.stop();
         await fleet?.stop();

@@ -1,13 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LoopError } from '../errors.js';
 import type { Logger } from '../log/create-logger.js';
-import { checkBearer } from './check-bearer.js';
-import { encodeReply, type EncodedReply, type Reply } from './encode-reply.js';
-import { matchRoute } from './match-route.js';
-import { parseJsonBody } from './parse-json-body.js';
-import { readBody } from './read-body.js';
-import { sessionTokenHeader, type Route, type StreamBody, type StreamSink } from './route.js';
-import { toErrorResponse } from './to-error-response.js';
+import { readBody } from '../http/read-body.js';
+import { checkBearer, parseJsonBody } from './read-request.js';
+import { encodeReply, toErrorResponse, type EncodedReply, type Reply } from './reply.js';
+import {
+  matchRoute,
+  sessionTokenHeader,
+  type Route,
+  type StreamBody,
+  type StreamSink,
+} from './route.js';
 
 export interface RequestListenerOptions {
   readonly routes: readonly Route[];

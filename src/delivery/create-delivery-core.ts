@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { LoopError, asLoopError } from '../errors.js';
 import type { Logger } from '../log/create-logger.js';
+import type { EventSink } from '../state/event-log.js';
 import type { TmuxDriver } from '../tmux/tmux-driver.js';
 import { createKeyedQueue, type KeyedQueue } from '../concurrency/keyed-queue.js';
 import type { AgentStates } from './agent-states.js';
@@ -79,10 +80,6 @@ export interface DeliveryTiming {
   readonly draftWaitMs?: number;
   /** How long a screen may show neither input box nor known dialog before it blocks (§13). */
   readonly unknownScreenMs?: number;
-}
-
-export interface EventSink {
-  record(event: string, fields?: Record<string, unknown>): void;
 }
 
 export interface DeliveryCoreOptions {

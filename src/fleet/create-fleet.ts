@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import type { FleetConfig } from '../config/types.js';
-import type { EventSink } from '../delivery/create-delivery-core.js';
+import type { EventSink } from '../state/event-log.js';
 import { LoopError, asLoopError } from '../errors.js';
 import type { Logger } from '../log/create-logger.js';
 import { connectFleetBus, type BusMessage, type FleetBus } from './connect-fleet-bus.js';

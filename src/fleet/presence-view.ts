@@ -1,5 +1,5 @@
 import type { KV } from '@nats-io/kv';
-import type { EventSink } from '../delivery/create-delivery-core.js';
+import type { EventSink } from '../state/event-log.js';
 import type { FleetBus } from './connect-fleet-bus.js';
 import { presenceTtlMs } from './fleet-names.js';
 import { parsePresence, type PresenceEntry } from './presence.js';

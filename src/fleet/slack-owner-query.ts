@@ -1,4 +1,4 @@
-import { parsePermissionId } from '../permissions/permission-id.js';
+import { parsePermissionId } from '../permissions/permission-types.js';
 import { bindingKey, sessionKey } from './fleet-names.js';
 
 export type RoutedKind = 'message' | 'slash' | 'action' | 'github';

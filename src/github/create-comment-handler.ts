@@ -1,5 +1,6 @@
 import type { Config } from '../config/types.js';
-import type { DeliveryCore, EventSink } from '../delivery/create-delivery-core.js';
+import type { DeliveryCore } from '../delivery/create-delivery-core.js';
+import type { EventSink } from '../state/event-log.js';
 import { asLoopError } from '../errors.js';
 import { decideScope } from '../instance/decide-scope.js';
 import { isManaged } from '../instance/is-managed.js';
@@ -9,7 +10,7 @@ import type { Logger } from '../log/create-logger.js';
 import { workItemRef } from '../refs.js';
 import type { WorkItemService } from '../workitems/create-workitem-service.js';
 import { loadManagedFacts } from '../workitems/load-managed-facts.js';
-import { mayDecide } from '../permissions/may-decide.js';
+import { mayDecide } from '../permissions/decisions.js';
 import { parseKeywordCommand } from './comment/parse-keyword-command.js';
 import { parsePermissionKeyword } from './comment/parse-permission-keyword.js';
 import type { PermissionCommentOutcome, PermissionGithub } from './create-permission-github.js';

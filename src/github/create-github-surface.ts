@@ -2,9 +2,10 @@ import path from 'node:path';
 import { Octokit } from '@octokit/rest';
 import type { RequestListener } from 'node:http';
 import type { Config } from '../config/types.js';
-import type { DeliveryCore, EventSink } from '../delivery/create-delivery-core.js';
+import type { DeliveryCore } from '../delivery/create-delivery-core.js';
+import type { EventSink } from '../state/event-log.js';
 import type { Logger } from '../log/create-logger.js';
-import type { PermissionRegistry } from '../permissions/create-permission-registry.js';
+import type { Permissions } from '../permissions/create-permissions.js';
 import type { ReplySink } from '../replies/reply-router.js';
 import { redactOctokit } from '../redact/redact-octokit.js';
 import type { Redactor } from '../redact/redact-text.js';
@@ -48,7 +49,7 @@ export function createGithubSurface(options: {
   readonly events: EventSink;
   readonly logger: Logger;
   /** Permission requests of work-item sessions are posted and answered on their issue (§14). */
-  readonly permissions?: PermissionRegistry;
+  readonly permissions?: Permissions;
   /** Runs on every comment Octokit sends (docs/design.md §18). */
   readonly redactor: Redactor;
 }): GithubSurface {
@@ -71,7 +72,7 @@ export function createGithubSurface(options: {
   const host = plan.apiUrl ? apiHost(plan.apiUrl) : 'github.com';
   const actions = createGithubResponder({ octokit, instance: config.instance.name, logger });
   const permissions = options.permissions
-    ? createPermissionGithub({ config, actions, registry: options.permissions, logger })
+    ? createPermissionGithub({ config, actions, permissions: options.permissions, logger })
     : undefined;
   const handle = createCommentHandler({
     config,

@@ -1,14 +1,13 @@
 import type { Config } from '../config/types.js';
 import { asLoopError } from '../errors.js';
 import type { Logger } from '../log/create-logger.js';
-import type { PermissionRegistry } from '../permissions/create-permission-registry.js';
-import { decideReply } from '../permissions/decide-reply.js';
+import type { Permissions } from '../permissions/create-permissions.js';
+import { decideReply } from '../permissions/decisions.js';
 import { parseWorkItemRef, workItemRef, type WorkItemRef } from '../refs.js';
 import type { PermissionKeyword } from './comment/parse-permission-keyword.js';
 import type { GithubResponder } from './create-github-responder.js';
 import type { GithubComment } from './github-comment.js';
 import { permissionComment } from './permission-comment.js';
-import { followPermissionPosts } from '../permissions/follow-permission-posts.js';
 
 export type PermissionCommentOutcome =
   'permission-decided' | 'permission-unknown' | 'permission-late';
@@ -26,10 +25,11 @@ export interface PermissionGithub {
 export function createPermissionGithub(options: {
   readonly config: Config;
   readonly actions: GithubResponder;
-  readonly registry: PermissionRegistry;
+  readonly permissions: Permissions;
   readonly logger: Logger;
 }): PermissionGithub {
-  const { config, actions, registry, logger } = options;
+  const { config, actions, logger } = options;
+  const { registry } = options.permissions;
   // Read at each request, so a config reload applies to the next one.
   const mode = () => config.github.permissions;
   const configured = (ref: string): WorkItemRef | undefined => {
@@ -43,7 +43,7 @@ export function createPermissionGithub(options: {
     const failure = asLoopError(error);
     logger.warn({ event: 'github.permission_comment_failed', code: failure.code }, failure.message);
   };
-  followPermissionPosts(registry, {
+  options.permissions.follow({
     post: async (request) => {
       const shown = mode();
       const item = configured(request.ref);

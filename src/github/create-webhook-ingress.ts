@@ -1,5 +1,6 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { Webhooks } from '@octokit/webhooks';
+import { readBody } from '../http/read-body.js';
 import type { Logger } from '../log/create-logger.js';
 import { fromWebhookPayload } from './from-webhook-payload.js';
 import type { GithubComment } from './github-comment.js';
@@ -82,19 +83,11 @@ async function readLimited(
   request: IncomingMessage,
   limit: number,
 ): Promise<string | null | undefined> {
-  const declared = Number(request.headers['content-length'] ?? 0);
-  if (declared > limit) return undefined;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  // destroyOnReturn: false — returning early must not destroy the socket (see the 413 above).
-  for await (const chunk of request.iterator({ destroyOnReturn: false })) {
-    const buffer = chunk as Buffer;
-    size += buffer.length;
-    if (size > limit) return undefined;
-    chunks.push(buffer);
-  }
+  // Nothing is drained here: the caller answers 413 at once and then reads and drops the rest.
+  const read = await readBody(request, { maxBytes: limit, drainBytes: 0, drainMs: 0 });
+  if (read.kind === 'too_large') return undefined;
   try {
-    return utf8.decode(Buffer.concat(chunks));
+    return utf8.decode(read.bytes);
   } catch {
     return null;
   }

@@ -1,4 +1,4 @@
-import type { SurfaceOutcome } from '../api/routes/surface-states.js';
+import type { SurfaceOutcome } from '../delivery/surface-outcome.js';
 import type { Config } from '../config/types.js';
 import type { createGithubSurface, GithubSurface } from './create-github-surface.js';
 import { decideGithub } from './decide-github.js';

@@ -1,4 +1,4 @@
-import { describeOutcome } from '../permissions/describe-outcome.js';
+import { describeOutcome } from '../permissions/decisions.js';
 import type { PermissionOutcome, PermissionRequest } from '../permissions/permission-types.js';
 
 export type GithubPermissionMode = 'brief' | 'full' | 'off';

@@ -1,19 +1,18 @@
 import { readLive, type Live } from '../config/live-config.js';
-import type { EventSink } from '../delivery/create-delivery-core.js';
+import type { EventSink } from '../state/event-log.js';
 import type { Logger } from '../log/create-logger.js';
-import { planAlways } from './describe-suggestions.js';
-import { newPermissionId } from './permission-id.js';
-import type {
-  ExpiryReason,
-  PermissionChange,
-  PermissionDecider,
-  PermissionOutcome,
-  PermissionRequest,
-  PermissionVerdict,
-  PermissionView,
+import { planAlways, summarizeToolInput } from './describe-request.js';
+import {
+  newPermissionId,
+  type ExpiryReason,
+  type PermissionAsk,
+  type PermissionChange,
+  type PermissionDecider,
+  type PermissionOutcome,
+  type PermissionRequest,
+  type PermissionVerdict,
+  type PermissionView,
 } from './permission-types.js';
-import type { PermissionAsk } from './read-permission-request.js';
-import { summarizeToolInput } from './summarize-tool-input.js';
 
 export type DecideResult =
   | { readonly kind: 'decided'; readonly request: PermissionRequest }

@@ -1,4 +1,4 @@
-import type { EventSink } from '../delivery/create-delivery-core.js';
+import type { EventSink } from '../state/event-log.js';
 import { asLoopError } from '../errors.js';
 import type { Logger } from '../log/create-logger.js';
 import type { OutgoingFile } from './outgoing-file.js';

@@ -1,7 +1,6 @@
-import type { ApiClient } from '../api/create-api-client.js';
+import { type ApiClient, unwrap } from '../api/create-api-client.js';
 import type { StatusReport } from '../api/routes/status-routes.js';
 import type { HttpMethod } from '../api/route.js';
-import { unwrap } from '../api/unwrap.js';
 import type { InstanceDescription } from '../instance/describe-instance.js';
 import type { DeliveryStatus } from '../delivery/delivery-ledger.js';
 import type { SayAnswer } from '../delivery/first-answer.js';

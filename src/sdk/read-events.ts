@@ -1,8 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { ApiClient } from '../api/create-api-client.js';
-import { readResponse } from '../api/create-api-client.js';
-import { unwrap } from '../api/unwrap.js';
+import { type ApiClient, readResponse, unwrap } from '../api/create-api-client.js';
 import { LoopError } from '../errors.js';
 import { createSseParser } from './parse-sse.js';
 

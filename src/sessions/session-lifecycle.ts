@@ -1,6 +1,6 @@
 import { createKeyedQueue, type KeyedQueue } from '../concurrency/keyed-queue.js';
 import type { AgentStates } from '../delivery/agent-states.js';
-import type { EventSink } from '../delivery/create-delivery-core.js';
+import type { EventSink } from '../state/event-log.js';
 import { LoopError, asLoopError, errnoCode } from '../errors.js';
 import type {
   SessionStarter,

@@ -1,6 +1,6 @@
 import type { WebClient } from '@slack/web-api';
 import type { Config } from '../config/types.js';
-import type { EventSink } from '../delivery/create-delivery-core.js';
+import type { EventSink } from '../state/event-log.js';
 import { asLoopError } from '../errors.js';
 import type { Logger } from '../log/create-logger.js';
 import { parseWorkItemRef, standingRef, standingTarget, workItemTarget } from '../refs.js';

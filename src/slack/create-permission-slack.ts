@@ -3,12 +3,14 @@ import type { App } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { asLoopError } from '../errors.js';
 import type { Logger } from '../log/create-logger.js';
-import type { PermissionRegistry } from '../permissions/create-permission-registry.js';
-import { decideReply } from '../permissions/decide-reply.js';
-import { mayDecide } from '../permissions/may-decide.js';
-import { parsePermissionId } from '../permissions/permission-id.js';
-import type { PermissionRequest, PermissionVerdict } from '../permissions/permission-types.js';
-import type { EventSink } from '../delivery/create-delivery-core.js';
+import type { Permissions } from '../permissions/create-permissions.js';
+import { decideReply, mayDecide } from '../permissions/decisions.js';
+import {
+  parsePermissionId,
+  type PermissionRequest,
+  type PermissionVerdict,
+} from '../permissions/permission-types.js';
+import type { EventSink } from '../state/event-log.js';
 import { createRecordStore } from '../state/record-store.js';
 import { callSlack } from './call-slack.js';
 import { parsePermissionCommand } from './commands/parse-permission-command.js';
@@ -22,7 +24,6 @@ import type { SlackInboxMessage } from './slack-inbox-message.js';
 import { decodeSlackText } from './text/decode-slack-text.js';
 import { escapeMrkdwn } from './text/escape-mrkdwn.js';
 import type { ThreadBindings } from './thread-bindings.js';
-import { followPermissionPosts } from '../permissions/follow-permission-posts.js';
 
 export interface PermissionSlack {
   /** Handles `!allow` / `!deny` in a bound thread; false when the message is no such command. */
@@ -70,7 +71,7 @@ export function createPermissionSlack(options: {
   readonly app: App;
   readonly client: WebClient;
   readonly bindings: ThreadBindings;
-  readonly registry: PermissionRegistry;
+  readonly permissions: Permissions;
   readonly names: SlackNames;
   /** Read at each decision, so a config reload applies at once. */
   readonly approvers: Live<readonly string[]>;
@@ -80,7 +81,8 @@ export function createPermissionSlack(options: {
   readonly logger: Logger;
   readonly now?: () => number;
 }): PermissionSlack {
-  const { client, bindings, registry, names, logger } = options;
+  const { client, bindings, names, logger } = options;
+  const { registry } = options.permissions;
   const now = options.now ?? Date.now;
   const store = createRecordStore({ dir: options.dir, validate: isPostedRecord, logger });
   const quiet = { logger, maxAttempts: 4 };
@@ -110,7 +112,7 @@ export function createPermissionSlack(options: {
       quiet,
     ).catch((error: unknown) => warn('slack.permission_reply_failed', error));
 
-  followPermissionPosts(registry, {
+  options.permissions.follow({
     post: (request) =>
       (async () => {
         const binding = await bindings.forRef(request.ref);

@@ -2,15 +2,16 @@ import { App, type Receiver } from '@slack/bolt';
 import path from 'node:path';
 import type { RequestListener } from 'node:http';
 import type { Config } from '../config/types.js';
-import type { DeliveryCore, EventSink } from '../delivery/create-delivery-core.js';
+import type { DeliveryCore } from '../delivery/create-delivery-core.js';
+import type { EventSink } from '../state/event-log.js';
 import type { Logger } from '../log/create-logger.js';
-import type { PermissionRegistry } from '../permissions/create-permission-registry.js';
+import type { Permissions } from '../permissions/create-permissions.js';
 import type { ReplySink } from '../replies/reply-router.js';
 import type { StandingObserver, StandingService } from '../standing/create-standing-service.js';
 import type { WorkItemObserver } from '../workitems/create-workitem-service.js';
 import type { DedupeLedger } from '../state/create-dedupe-ledger.js';
 import type { StatePaths } from '../state/state-paths.js';
-import type { ProgressSink } from '../api/routes/session-routes.js';
+import type { ProgressSink } from '../hooks/hook-table.js';
 import { redactSlackClient } from '../redact/redact-slack-client.js';
 import type { Redactor } from '../redact/redact-text.js';
 import type { Fleet } from '../fleet/create-fleet.js';
@@ -76,7 +77,7 @@ export function createSlackSurface(options: {
   readonly logger: Logger;
   readonly postIntervalMs?: number;
   /** Permission requests are posted in their session's thread and answered there (docs/design.md §14). */
-  readonly permissions?: PermissionRegistry;
+  readonly permissions?: Permissions;
   /** The session a ref names (for files from Slack: its folder, and whether it is an agent). */
   readonly sessionTarget?: SessionTargetLookup;
   /** Runs on every text the client sends (docs/design.md §18). */
@@ -142,7 +143,7 @@ export function createSlackSurface(options: {
         app,
         client: app.client,
         bindings,
-        registry: options.permissions,
+        permissions: options.permissions,
         names,
         approvers: () => config.slack.approvers,
         dir: path.join(paths.root, 'permissions', 'slack'),

@@ -1,4 +1,4 @@
-import type { SurfaceOutcome } from '../api/routes/surface-states.js';
+import type { SurfaceOutcome } from '../delivery/surface-outcome.js';
 import type { Config } from '../config/types.js';
 import type { createSlackSurface, SlackSurface } from './create-slack-surface.js';
 import { decideSlack } from './decide-slack.js';

@@ -15,7 +15,12 @@ export interface LoggedEvent {
   readonly [field: string]: unknown;
 }
 
-export interface EventLog {
+/** Where a part records what happened: the one method of the event log it needs. */
+export interface EventSink {
+  record(event: string, fields?: Record<string, unknown>): void;
+}
+
+export interface EventLog extends EventSink {
   /** Never throws and never waits: the line is queued and appended in order. */
   record(event: string, fields?: Record<string, unknown>): void;
   /** Resolves once every line recorded so far is written (or reported as lost). */

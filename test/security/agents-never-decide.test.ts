@@ -9,7 +9,7 @@ import { createApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config/load-config.js';
 import { silentLogger } from '../../src/log/create-logger.js';
 import { createPermissionRegistry } from '../../src/permissions/create-permission-registry.js';
-import { hookDecision } from '../../src/permissions/hook-decision.js';
+import { hookDecision } from '../../src/hooks/hook-answer.js';
 import { permissionRequestMessage } from '../../src/slack/permission-blocks.js';
 import { captureLogger } from '../helpers/capture-logger.js';
 import { createMemoryEventLog } from '../helpers/memory-event-log.js';

@@ -3,8 +3,7 @@ import { createMessageLimiter } from '../../agents/message-window.js';
 import type { Config } from '../../config/types.js';
 import type { EventLog } from '../../state/event-log.js';
 import type { DeliveryLedger } from '../../delivery/delivery-ledger.js';
-import { createPermissionHook } from '../../permissions/create-permission-hook.js';
-import type { PermissionRegistry } from '../../permissions/create-permission-registry.js';
+import type { Permissions } from '../../permissions/create-permissions.js';
 import type { StandingService } from '../../standing/create-standing-service.js';
 import type { TmuxDriver } from '../../tmux/tmux-driver.js';
 import type { WorkItemService } from '../../workitems/create-workitem-service.js';
@@ -40,7 +39,8 @@ export function controlRoutes(
     readonly standing: StandingService;
     readonly workItems: WorkItemService;
     readonly deliveries: DeliveryLedger;
-    readonly permissions: PermissionRegistry;
+    /** The permission feature: its requests are listed and decided here, opened by a hook. */
+    readonly permissions: Permissions;
     /** The status report's service rows, read at each request. */
     readonly services: () => readonly ServiceState[];
     /** Where `agent.message` is recorded. */
@@ -76,10 +76,8 @@ export function controlRoutes(
       ...(secretIn ? { secretIn } : {}),
       ...(progress ? { progress } : {}),
       ...(config.tmux.socket ? { tmuxSocket: config.tmux.socket } : {}),
-      permissionHook: createPermissionHook(permissions),
-      permissionRequestOpen: (ref) => permissions.hasOpenRequest(ref),
-      endPermissionRequests: (ref) => permissions.expireRef(ref, 'terminal'),
+      permissions: permissions.registry,
     }),
-    ...permissionRoutes(permissions),
+    ...permissionRoutes(permissions.registry),
   ];
 }

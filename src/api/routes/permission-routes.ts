@@ -1,8 +1,11 @@
 import { LoopError } from '../../errors.js';
 import type { PermissionRegistry } from '../../permissions/create-permission-registry.js';
-import { decideReply } from '../../permissions/decide-reply.js';
-import { parsePermissionId } from '../../permissions/permission-id.js';
-import type { PermissionSurface, PermissionVerdict } from '../../permissions/permission-types.js';
+import { decideReply } from '../../permissions/decisions.js';
+import {
+  parsePermissionId,
+  type PermissionSurface,
+  type PermissionVerdict,
+} from '../../permissions/permission-types.js';
 import type { Route } from '../route.js';
 import { objectBody } from './standing-routes.js';
 

@@ -1,9 +1,5 @@
+import type { SurfaceOutcome } from '../../delivery/surface-outcome.js';
 import type { ServiceState } from './status-routes.js';
-
-/** What became of one surface at startup: on (with notes on parts of it that are off), or off. */
-export type SurfaceOutcome =
-  | { readonly on: true; readonly detail: string; readonly notes: readonly string[] }
-  | { readonly on: false; readonly reason: string };
 
 /**
  * The status report's service rows: the control plane, then each line about a surface that is

@@ -1,7 +1,7 @@
 import { createApiClient } from '../../api/create-api-client.js';
 import { asLoopError } from '../../errors.js';
 import type { CommandHandler } from '../command-context.js';
-import { hookAnswerText, hookPayload, hookWaitMs } from '../hook-payload.js';
+import { hookAnswerText, hookPayload, hookWaitMs } from '../../hooks/hook-shim.js';
 import { readStreamText } from '../read-stream-text.js';
 import { sessionEnv } from '../session-env.js';
 

@@ -1,5 +1,4 @@
-import { createApiClient } from '../../api/create-api-client.js';
-import { unwrap } from '../../api/unwrap.js';
+import { createApiClient, unwrap } from '../../api/create-api-client.js';
 import type { ReplyFailure, ReplyTarget } from '../../replies/reply-router.js';
 import { chooseTextSource } from '../choose-text-source.js';
 import type { CommandHandler } from '../command-context.js';

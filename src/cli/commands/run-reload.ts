@@ -1,5 +1,4 @@
-import { createApiClient } from '../../api/create-api-client.js';
-import { unwrap } from '../../api/unwrap.js';
+import { createApiClient, unwrap } from '../../api/create-api-client.js';
 import type { ReloadAnswer } from '../../config/create-config-reloader.js';
 import { lenientControlSocket } from '../../sdk/resolve-endpoint.js';
 import type { CommandHandler } from '../command-context.js';

@@ -1,5 +1,4 @@
-import { parsePermissionId } from '../../permissions/permission-id.js';
-import type { PermissionVerdict } from '../../permissions/permission-types.js';
+import { parsePermissionId, type PermissionVerdict } from '../../permissions/permission-types.js';
 
 export interface PermissionCommand {
   readonly verdict: PermissionVerdict;

@@ -1,7 +1,7 @@
 import { readLive, type Live } from '../../config/live-config.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { WebClient } from '@slack/web-api';
-import type { ProgressSink } from '../../api/routes/session-routes.js';
+import type { ProgressSink } from '../../hooks/hook-table.js';
 import type { Config } from '../../config/types.js';
 import { asLoopError } from '../../errors.js';
 import type { Logger } from '../../log/create-logger.js';

@@ -3,9 +3,8 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createApiClient } from '../../../src/api/create-api-client.js';
+import { createApiClient, unwrap } from '../../../src/api/create-api-client.js';
 import { listenServer } from '../../../src/api/server-socket.js';
-import { unwrap } from '../../../src/api/unwrap.js';
 import { LoopError } from '../../../src/errors.js';
 import { leaveStaleSocket } from './leave-stale-socket.js';
 

@@ -3,8 +3,8 @@ import type {
   DeliveryRequest,
   DeliveryResult,
   DeliveryTarget,
-  EventSink,
 } from '../../../src/delivery/create-delivery-core.js';
+import type { EventSink } from '../../../src/state/event-log.js';
 import { LoopError } from '../../../src/errors.js';
 import { sameWorkItem, workItemRef, type WorkItemRef } from '../../../src/refs.js';
 import type { WorkItemService } from '../../../src/workitems/create-workitem-service.js';

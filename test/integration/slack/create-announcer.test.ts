@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { LogLevel, WebClient } from '@slack/web-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { EventSink } from '../../../src/delivery/create-delivery-core.js';
+import type { EventSink } from '../../../src/state/event-log.js';
 import { createAnnouncer } from '../../../src/slack/create-announcer.js';
 import { createThreadBindings, type ThreadBindings } from '../../../src/slack/thread-bindings.js';
 import type { StandingDefinition } from '../../../src/standing/standing-types.js';

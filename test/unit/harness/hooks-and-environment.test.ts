@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { claudeHookAnswer } from '../../../src/harness/claude-hook-answer.js';
-import { hookEvents } from '../../../src/api/routes/session-routes.js';
+import { hookEvents } from '../../../src/hooks/hook-table.js';
 import {
   claudeHookEvents,
   claudeHooks,
@@ -10,7 +9,6 @@ import {
 } from '../../../src/harness/claude-settings.js';
 import { needsRestart } from '../../../src/harness/needs-restart.js';
 import { envFileText, sessionEnvironment } from '../../../src/harness/session-environment.js';
-import { hookWaitMs } from '../../../src/cli/hook-payload.js';
 import { isSecretVariable } from '../../../src/tmux/tmux-environment.js';
 
 const bin = '/opt/the-loop/bin';
@@ -233,37 +231,5 @@ describe('needsRestart', () => {
     ['a harness no longer configured', { status: 'running' }, undefined, false],
   ])('%s → %s', (_title, record, kind, expected) => {
     expect(needsRestart(record, kind ? { kind } : undefined)).toBe(expected);
-  });
-});
-
-describe('claudeHookAnswer', () => {
-  it.each<[string, unknown, Record<string, unknown> | undefined]>([
-    ["the-loop's own bookkeeping is no answer", { accepted: true, confirmed: false }, undefined],
-    ['nothing', undefined, undefined],
-    [
-      "Claude Code's fields pass, the rest does not",
-      {
-        accepted: true,
-        hookSpecificOutput: { hookEventName: 'PermissionRequest' },
-        continue: true,
-      },
-      { hookSpecificOutput: { hookEventName: 'PermissionRequest' }, continue: true },
-    ],
-    ['an array is no answer', [1], undefined],
-  ])('%s', (_title, result, expected) => {
-    expect(claudeHookAnswer(result)).toEqual(expected);
-  });
-});
-
-describe('hookWaitMs', () => {
-  it.each<[string | undefined, number]>([
-    [undefined, 700],
-    ['0.7', 700],
-    ['600', 600_000],
-    ['0', 700],
-    ['soon', 700],
-    ['-1', 700],
-  ])('--wait %s → %d ms', (flag, ms) => {
-    expect(hookWaitMs(flag)).toBe(ms);
   });
 });

@@ -1,18 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { describeSuggestions } from '../../../src/permissions/describe-suggestions.js';
-import { describeOutcome } from '../../../src/permissions/describe-outcome.js';
-import { hookDecision } from '../../../src/permissions/hook-decision.js';
-import { mayDecide } from '../../../src/permissions/may-decide.js';
-import { newPermissionId, parsePermissionId } from '../../../src/permissions/permission-id.js';
-import type {
-  PermissionOutcome,
-  PermissionRequest,
-} from '../../../src/permissions/permission-types.js';
-import { readPermissionRequest } from '../../../src/permissions/read-permission-request.js';
+import { mayDecide } from '../../../src/permissions/decisions.js';
 import {
+  describeSuggestions,
   maxSummaryChars,
   summarizeToolInput,
-} from '../../../src/permissions/summarize-tool-input.js';
+} from '../../../src/permissions/describe-request.js';
+import { newPermissionId, parsePermissionId } from '../../../src/permissions/permission-types.js';
 
 describe('summarizeToolInput', () => {
   it.each([
@@ -137,92 +130,5 @@ describe('describeSuggestions', () => {
     [{}, 'a settings change of type unknown'],
   ])('%j → %s', (suggestion, words) => {
     expect(describeSuggestions([suggestion])).toEqual([words]);
-  });
-});
-
-describe('readPermissionRequest', () => {
-  it.each([
-    [
-      { tool_name: 'Bash', tool_input: { command: 'ls' }, permission_suggestions: [{ type: 'x' }] },
-      { tool: 'Bash', toolInput: { command: 'ls' }, suggestions: [{ type: 'x' }] },
-    ],
-    [{}, { tool: 'unknown', toolInput: {}, suggestions: [] }],
-    [
-      { tool_name: '<!channel>', permission_suggestions: 'nope' },
-      { tool: 'unknown', toolInput: {}, suggestions: [] },
-    ],
-    [
-      { tool_name: 'mcp__db__query', permission_suggestions: [1, null, { type: 'y' }] },
-      { tool: 'mcp__db__query', toolInput: {}, suggestions: [{ type: 'y' }] },
-    ],
-  ])('%j', (payload, expected) => {
-    expect(readPermissionRequest(payload)).toEqual(expected);
-  });
-});
-
-const request = (suggestions: unknown[] = []): PermissionRequest => ({
-  id: 'p-abcdefghij',
-  ref: 'standing:sup',
-  tool: 'Bash',
-  summary: '$ ls',
-  requestedAt: '2026-12-01T10:00:00.000Z',
-  expiresAt: '2026-12-01T10:10:00.000Z',
-  canAlways: suggestions.length > 0,
-  suggestions,
-  alwaysChanges: [],
-  alwaysApply: suggestions,
-});
-const dana = { surface: 'slack', name: '@dana' } as const;
-const at = '2026-12-01T10:02:00.000Z';
-
-describe('hookDecision and describeOutcome', () => {
-  const rule = { type: 'addRules', rules: [{ toolName: 'Bash' }], destination: 'localSettings' };
-  it.each<[PermissionRequest, PermissionOutcome, Record<string, unknown>, string]>([
-    [
-      request(),
-      { kind: 'decided', verdict: 'allow', decider: dana, at },
-      { behavior: 'allow' },
-      'allowed by @dana from Slack at 10:02 UTC',
-    ],
-    [
-      request([rule]),
-      { kind: 'decided', verdict: 'allow-always', decider: dana, at },
-      { behavior: 'allow', updatedPermissions: [rule] },
-      'allowed always by @dana from Slack at 10:02 UTC',
-    ],
-    [
-      request(),
-      { kind: 'decided', verdict: 'deny', decider: dana, at },
-      { behavior: 'deny', message: 'Denied by @dana from Slack.' },
-      'denied by @dana from Slack at 10:02 UTC',
-    ],
-    [
-      request(),
-      {
-        kind: 'decided',
-        verdict: 'deny',
-        decider: { surface: 'github', name: '@octocat' },
-        reason: 'use the staging db',
-        at,
-      },
-      { behavior: 'deny', message: 'Denied by @octocat from GitHub: use the staging db' },
-      'denied by @octocat from GitHub at 10:02 UTC: use the staging db',
-    ],
-  ])('%#: decision %j', (req, outcome, decision, words) => {
-    expect(hookDecision(req, outcome)).toEqual({
-      hookSpecificOutput: { hookEventName: 'PermissionRequest', decision },
-    });
-    expect(describeOutcome(outcome)).toBe(words);
-  });
-
-  it.each([
-    ['timeout', 'expired — answer in the terminal (10:02 UTC)'],
-    ['restart', 'expired: the-loop restarted — answer in the terminal (10:02 UTC)'],
-    ['terminal', 'answered in the terminal (10:02 UTC)'],
-    ['stopped', 'ended: the session stopped (10:02 UTC)'],
-  ] as const)('expired (%s) answers nothing, so Claude keeps its dialog', (reason, words) => {
-    const outcome = { kind: 'expired', reason, at } as const;
-    expect(hookDecision(request(), outcome)).toEqual({});
-    expect(describeOutcome(outcome)).toBe(words);
   });
 });

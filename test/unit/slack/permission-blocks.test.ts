@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { PermissionRequest } from '../../../src/permissions/permission-types.js';
-import { summarizeToolInput } from '../../../src/permissions/summarize-tool-input.js';
+import { summarizeToolInput } from '../../../src/permissions/describe-request.js';
 import { parsePermissionCommand } from '../../../src/slack/commands/parse-permission-command.js';
 import {
   inertCode,

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchRoute } from '../../../src/api/match-route.js';
-import type { HttpMethod, Route } from '../../../src/api/route.js';
+import { matchRoute, type HttpMethod, type Route } from '../../../src/api/route.js';
 
 function route(method: HttpMethod, path: string, operationId: string): Route {
   return {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { unwrap } from '../../../src/api/unwrap.js';
+import { unwrap } from '../../../src/api/create-api-client.js';
 import { LoopError } from '../../../src/errors.js';
 
 function thrownBy(action: () => unknown): LoopError {

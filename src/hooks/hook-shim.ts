@@ -1,4 +1,13 @@
-import type { StreamText } from './read-stream-text.js';
+/**
+ * The shell shim's twin: `the-loop hook EVENT` (src/cli/commands/run-hook.ts) does what
+ * bin/the-loop-hook does, and these are the parts of it that decide (docs/design.md §8).
+ */
+
+/** stdin as the hook read it: `end` when the whole stream arrived (cli/read-stream-text.ts). */
+export interface HookStdin {
+  readonly text: string;
+  readonly ending: 'end' | 'too-large' | 'timeout' | 'error';
+}
 
 /** How long a hook waits for serve when the settings name no wait: a quick hook's budget. */
 export const defaultHookWaitMs = 700;
@@ -8,7 +17,7 @@ export const defaultHookWaitMs = 700;
  * cut short, too large, not JSON or not an object. The event alone still means something to
  * serve (SessionStart: the session is ready), so a bad payload is never a reason to stay silent.
  */
-export function hookPayload(read: StreamText): Record<string, unknown> {
+export function hookPayload(read: HookStdin): Record<string, unknown> {
   if (read.ending !== 'end') return {};
   try {
     const value: unknown = JSON.parse(read.text);

@@ -9,7 +9,6 @@ import { permissionRoutes } from '../../../src/api/routes/permission-routes.js';
 import { sessionRoutes } from '../../../src/api/routes/session-routes.js';
 import { createConfirmationTracker } from '../../../src/delivery/confirmation-tracker.js';
 import { createAgentStates } from '../../../src/delivery/agent-states.js';
-import { createPermissionHook } from '../../../src/permissions/create-permission-hook.js';
 import {
   createPermissionRegistry,
   type PermissionRegistry,
@@ -73,9 +72,7 @@ describe('the PermissionRequest hook', () => {
               return { targets: [], failed: [] };
             },
           },
-          permissionHook: createPermissionHook(registry),
-          permissionRequestOpen: (of: string) => registry.hasOpenRequest(of),
-          endPermissionRequests: (of: string) => registry.expireRef(of, 'terminal'),
+          permissions: registry,
           logger: captureLogger().logger,
           projectsDir: socketPath,
           maxPostFileBytes: 1024,

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { readBody, type BodyRead } from '../../../src/api/read-body.js';
+import { readBody, type BodyRead } from '../../../src/http/read-body.js';
 
 /** The parts of a request readBody uses: its headers and its body stream. */
 function fakeRequest(headers: Record<string, string> = {}) {

@@ -16,6 +16,7 @@ export interface BodyLimits {
 }
 
 /**
+ * The one request body reader, for the control plane and the GitHub webhook ingress alike.
  * Reads a request body up to `maxBytes`, keeping nothing past the limit, so a huge or endless body
  * costs at most `maxBytes` of memory. A declared `Content-Length` over the limit is refused before
  * a single byte is read (the client has not sent it yet, so nothing needs draining).

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { hookPayload } from '../../../src/cli/hook-payload.js';
 import type { StreamText } from '../../../src/cli/read-stream-text.js';
+import { hookPayload, hookWaitMs } from '../../../src/hooks/hook-shim.js';
 
 describe('hookPayload', () => {
   it.each<[string, StreamText, Record<string, unknown>]>([
@@ -17,5 +17,18 @@ describe('hookPayload', () => {
     ['too much input', { text: '{"a":1}', ending: 'too-large' }, {}],
   ])('turns %s into the object to send', (_, read, expected) => {
     expect(hookPayload(read)).toEqual(expected);
+  });
+});
+
+describe('hookWaitMs', () => {
+  it.each<[string | undefined, number]>([
+    [undefined, 700],
+    ['0.7', 700],
+    ['600', 600_000],
+    ['0', 700],
+    ['soon', 700],
+    ['-1', 700],
+  ])('--wait %s → %d ms', (flag, ms) => {
+    expect(hookWaitMs(flag)).toBe(ms);
   });
 });

@@ -1,3 +1,8 @@
+import { LoopError } from '../errors.js';
+import type { ApiResponse } from './route.js';
+
+/* What the request pipeline answers: a reply or a thrown error, turned into bytes on the wire. */
+
 /** What the request pipeline answers, before it becomes bytes on the wire. */
 export interface Reply {
   readonly status: number;
@@ -34,4 +39,35 @@ export function encodeReply(reply: Reply, requestId: string): EncodedReply {
   headers['content-type'] = 'application/json; charset=utf-8';
   headers['content-length'] = String(Buffer.byteLength(payload));
   return { status: reply.status, headers, payload };
+}
+
+export interface ErrorBody {
+  readonly error: string;
+  readonly code: string;
+}
+
+/**
+ * What the control plane answers for a thrown value. A LoopError was written for people, so its
+ * status, code and message go out as they are; anything else is a bug whose text may hold paths
+ * or internals, so the caller logs it and the client gets a generic message naming the log.
+ */
+export function toErrorResponse(
+  thrown: unknown,
+  requestId: string,
+): ApiResponse & { readonly body: ErrorBody; readonly expected: boolean } {
+  if (thrown instanceof LoopError) {
+    return {
+      status: thrown.status,
+      body: { error: thrown.message, code: thrown.code },
+      expected: true,
+    };
+  }
+  return {
+    status: 500,
+    body: {
+      error: `internal error in \`the-loop serve\`; see its log for request ${requestId}`,
+      code: 'internal',
+    },
+    expected: false,
+  };
 }
