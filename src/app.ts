@@ -51,8 +51,7 @@ import {
 import { createStandingResolver } from './standing/create-standing-resolver.js';
 import { isStandingRecord } from './standing/is-standing-record.js';
 import { openCachedRecordStore } from './state/cached-record-store.js';
-import { createDedupeLedger } from './state/create-dedupe-ledger.js';
-import { createDedupePruner } from './state/create-dedupe-pruner.js';
+import { createDedupeLedger, createDedupePruner } from './intake/dedupe-ledger.js';
 import { openState } from './state/open-state.js';
 import { openTmux } from './tmux/open-tmux.js';
 import {

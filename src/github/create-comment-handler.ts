@@ -7,6 +7,7 @@ import { isManaged } from '../instance/is-managed.js';
 import { parseAddress } from '../instance/parse-address.js';
 import { scopeRefusalFields } from '../instance/scope-refusal.js';
 import type { Logger } from '../log/create-logger.js';
+import type { Handled, IntakeItem } from '../intake/intake.js';
 import { workItemRef } from '../refs.js';
 import type { WorkItemService } from '../workitems/create-workitem-service.js';
 import { loadManagedFacts } from '../workitems/load-managed-facts.js';
@@ -40,11 +41,10 @@ export function createCommentHandler(options: {
   readonly workItems: WorkItemService;
   readonly delivery: DeliveryCore;
   readonly events: EventSink;
-  readonly logger: Logger;
   /** `<keyword> allow|deny <id>` (docs/design.md §14): approvers only, after the same scope decision. */
   readonly permissions?: PermissionGithub;
 }) {
-  const { config, actions, workItems, delivery, events, logger } = options;
+  const { config, actions, workItems, delivery, events } = options;
   // Read at each comment, so a config reload applies at once.
   const authorized = (login: string): boolean =>
     config.github.authorizedUsers.some((each) => each.toLowerCase() === login.toLowerCase());
@@ -56,7 +56,11 @@ export function createCommentHandler(options: {
       config.instance.name,
     );
 
-  const quietly = async (what: string, action: () => Promise<unknown>): Promise<void> => {
+  const quietly = async (
+    logger: Logger,
+    what: string,
+    action: () => Promise<unknown>,
+  ): Promise<void> => {
     try {
       await action();
     } catch (error) {
@@ -68,15 +72,17 @@ export function createCommentHandler(options: {
   };
 
   /**
-   * `done` marks the comment's inbox entry done; it is called as soon as a delivery's outcome is
-   * known, before the comment is reacted to or answered (see inbox/finish-once.ts).
+   * A delivery's reaction or failure comment is its `tell`: the intake runs it once the entry is
+   * done (intake/done-rule.ts). Everything else is told before the handler returns.
    */
-  return async (
+  const judge = async (
     comment: GithubComment,
-    done: () => Promise<void> = async () => undefined,
-  ): Promise<CommentOutcome> => {
+    logger: Logger,
+    typed: () => Promise<void>,
+  ): Promise<Handled<CommentOutcome>> => {
     const ref = workItemRef(comment.item);
-    if (isBot(comment.author) || carriesMarker(comment.body)) return 'ignored-bot';
+    const answer = (outcome: CommentOutcome): Handled<CommentOutcome> => ({ outcome });
+    if (isBot(comment.author) || carriesMarker(comment.body)) return answer('ignored-bot');
     const address = parseAddress(comment.body);
     const command = parseKeywordCommand(comment.body, config.github.keyword);
     const permission = options.permissions
@@ -87,7 +93,7 @@ export function createCommentHandler(options: {
         { event: 'github.permission_refused', actor: comment.author.login, workItem: ref },
         'permission answer by someone who is not an approver',
       );
-      return 'unauthorized';
+      return answer('unauthorized');
     }
     if (!permission && !authorized(comment.author.login)) {
       // An unauthorized author's address or keyword grants nothing.
@@ -95,7 +101,7 @@ export function createCommentHandler(options: {
         { event: 'github.unauthorized', actor: comment.author.login, workItem: ref },
         'comment by an unauthorized user',
       );
-      return 'unauthorized';
+      return answer('unauthorized');
     }
     const decision = decideScope(config.instance, address, (await managedNow(comment)).managed);
     if (!decision.acts) {
@@ -110,33 +116,35 @@ export function createCommentHandler(options: {
       });
       events.record('scope.refused', { ...fields });
       logger.info({ event: 'scope.refused', ...fields }, 'comment refused for scope');
-      return 'refused';
+      return answer('refused');
     }
-    if (permission && options.permissions) return options.permissions.decide(comment, permission);
+    if (permission && options.permissions) {
+      return answer(await options.permissions.decide(comment, permission));
+    }
     if (command.kind === 'ambiguous') {
-      await quietly('react', () => actions.react(comment, 'confused'));
-      await quietly('comment', () =>
+      await quietly(logger, 'react', () => actions.react(comment, 'confused'));
+      await quietly(logger, 'comment', () =>
         actions.comment(
           comment.item,
           `That comment asks for both \`${config.github.keyword} start\` and \`${config.github.keyword} stop\`; ` +
             'post one of them on its own.',
         ),
       );
-      return 'ambiguous-command';
+      return answer('ambiguous-command');
     }
     const plain = command.kind === 'none';
     // A plain comment on an item without a running session is not for us: leave it unmarked.
-    if (plain && !(await workItems.isRunning(comment.item))) return 'not-running';
-    await quietly('react', () => actions.react(comment, 'eyes'));
+    if (plain && !(await workItems.isRunning(comment.item))) return answer('not-running');
+    await quietly(logger, 'react', () => actions.react(comment, 'eyes'));
     try {
       if (command.kind === 'command' && command.command === 'start') {
         const { outcome } = await workItems.start(comment.item, comment.author.login);
-        await quietly('react', () => actions.react(comment, 'rocket'));
+        await quietly(logger, 'react', () => actions.react(comment, 'rocket'));
         if (outcome !== 'already-running') {
           const instance = config.instance.name
             ? `instance \`${config.instance.name}\``
             : 'an unnamed instance';
-          await quietly('comment', () =>
+          await quietly(logger, 'comment', () =>
             actions.comment(
               comment.item,
               `🟢 the-loop (${instance}) ${outcome === 'resumed' ? 'resumed' : 'started'} a session for ${ref}. ` +
@@ -144,39 +152,51 @@ export function createCommentHandler(options: {
             ),
           );
         }
-        return 'started';
+        return answer('started');
       }
       if (command.kind === 'command' && command.command === 'stop') {
         await workItems.stop(comment.item);
-        await quietly('react', () => actions.react(comment, 'rocket'));
-        return 'stopped';
+        await quietly(logger, 'react', () => actions.react(comment, 'rocket'));
+        return answer('stopped');
       }
-      const result = await delivery
-        .deliver({
-          ref,
-          text: comment.body,
-          origin: {
-            surface: 'github',
-            actor: comment.author.login,
-            workItem: ref.replace(/^github:/, ''),
-          },
-          ids: {
-            githubCommentId: String(comment.commentId),
-            ...(comment.deliveryId ? { githubDeliveryId: comment.deliveryId } : {}),
-          },
-        })
-        .finally(done);
-      if (result.outcome === 'delivered')
-        await quietly('react', () => actions.react(comment, 'rocket'));
-      return 'delivered';
+      const result = await delivery.deliver({
+        ref,
+        text: comment.body,
+        origin: {
+          surface: 'github',
+          actor: comment.author.login,
+          workItem: ref.replace(/^github:/, ''),
+        },
+        ids: {
+          githubCommentId: String(comment.commentId),
+          ...(comment.deliveryId ? { githubDeliveryId: comment.deliveryId } : {}),
+        },
+        onSubmitted: typed,
+      });
+      // The rocket once the entry is done: a crash after it cannot type the comment again.
+      return {
+        outcome: 'delivered',
+        ...(result.outcome === 'delivered'
+          ? { tell: () => quietly(logger, 'react', () => actions.react(comment, 'rocket')) }
+          : {}),
+      };
     } catch (error) {
       const failure = asLoopError(error);
       logger.warn(
         { event: 'github.handle_failed', workItem: ref, code: failure.code },
         failure.message,
       );
-      await quietly('comment', () => actions.comment(comment.item, `⚠️ ${failure.message}`));
-      return 'failed';
+      return {
+        outcome: 'failed',
+        tell: () =>
+          quietly(logger, 'comment', () => actions.comment(comment.item, `⚠️ ${failure.message}`)),
+      };
     }
   };
+
+  return ({
+    message,
+    logger,
+    typed,
+  }: IntakeItem<GithubComment>): Promise<Handled<CommentOutcome>> => judge(message, logger, typed);
 }

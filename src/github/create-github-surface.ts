@@ -10,8 +10,8 @@ import type { ReplySink } from '../replies/reply-router.js';
 import { redactOctokit } from '../redact/redact-octokit.js';
 import type { Redactor } from '../redact/redact-text.js';
 import { workItemRef } from '../refs.js';
-import { createIntake } from '../inbox/create-intake.js';
-import type { DedupeLedger } from '../state/create-dedupe-ledger.js';
+import { createIntake, type LocalIntake } from '../intake/intake.js';
+import type { DedupeLedger } from '../intake/dedupe-ledger.js';
 import type { StatePaths } from '../state/state-paths.js';
 import type { WorkItemService } from '../workitems/create-workitem-service.js';
 import { createCommentHandler } from './create-comment-handler.js';
@@ -80,18 +80,21 @@ export function createGithubSurface(options: {
     workItems: options.workItems,
     delivery: options.delivery,
     events,
-    logger,
     ...(permissions ? { permissions } : {}),
   });
   const { ledger } = options;
-  const intake = createIntake<GithubComment>({
+  const intake = createIntake({
     dir: path.join(paths.inbox, 'github'),
     validate: isGithubComment,
     ledger,
     idsOf: commentDedupeIds,
     laneOf: (comment) => workItemRef(comment.item).toLowerCase(),
-    handle: async (comment, done) => {
-      const outcome = await handle(comment, done);
+    logFields: (comment) => ({
+      commentId: comment.commentId,
+      ...(comment.deliveryId ? { deliveryId: comment.deliveryId } : {}),
+    }),
+    handle,
+    handled: (comment, outcome) => {
       events.record('github.handled', {
         outcome,
         workItem: workItemRef(comment.item),
@@ -105,7 +108,7 @@ export function createGithubSurface(options: {
     logger,
   });
   // A delivery is answered once its comment is recorded; judging it comes after.
-  const accept = (comment: GithubComment): Promise<void> => intake.accept(comment);
+  const accept: LocalIntake<GithubComment> = intake.accept;
 
   const poller = plan.poll
     ? createPoller({

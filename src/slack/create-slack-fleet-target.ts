@@ -2,23 +2,27 @@ import type { App, ReceiverEvent } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from '../log/create-logger.js';
 import { callSlack } from './call-slack.js';
-import type { SlackIntake } from './create-socket-receiver.js';
 import type { ThreadBindings } from './thread-bindings.js';
-import type { DedupeLedger } from '../state/create-dedupe-ledger.js';
+import type { DedupeLedger } from '../intake/dedupe-ledger.js';
+import type { LocalIntake } from '../intake/intake.js';
+import type { SlackInboxMessage } from './slack-inbox-message.js';
+import { inboxMessageOfBody } from './to-inbox-message.js';
 import type { Fleet } from '../fleet/create-fleet.js';
 import type { FleetEnvelope, SlackFleetTarget } from '../fleet/fleet-envelope.js';
 import type { FleetInstanceView } from '../fleet/presence-view.js';
 
 /**
- * The owner's side of a Slack envelope routed to it (docs/design.md §21): a thread reply goes into
- * this instance's inbox (the exactly-once path of a local one); a command or a click runs through
+ * The owner's side of a Slack envelope routed to it (docs/design.md §21): a thread reply goes to
+ * this instance's intake through `localIntake`, the door the local receivers use (the exactly-once
+ * path of a local one); a command or a click runs through
  * Bolt as if received here, its answer sent to the `response_url` since the receiver has already
  * acknowledged. A command or click runs at most once, even if JetStream hands it over again.
  */
 export function createSlackFleetTarget(options: {
   readonly app: App;
   readonly client: WebClient;
-  readonly intake: SlackIntake;
+  /** The Slack intake's `accept`: resolves once the reply is recorded in this instance's inbox. */
+  readonly localIntake: LocalIntake<SlackInboxMessage>;
   readonly ledger: DedupeLedger;
   readonly logger: Logger;
 }): SlackFleetTarget {
@@ -39,8 +43,8 @@ export function createSlackFleetTarget(options: {
     async deliver(envelope: FleetEnvelope) {
       const { body } = envelope;
       if (envelope.type === 'events_api') {
-        const recording = options.intake(body);
-        if (recording) await recording;
+        const message = inboxMessageOfBody(body, Date.now());
+        if (message) await options.localIntake(message);
         else await app.processEvent({ body, ack: async () => undefined } as ReceiverEvent);
         return;
       }

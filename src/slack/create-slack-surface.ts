@@ -9,7 +9,7 @@ import type { Permissions } from '../permissions/create-permissions.js';
 import type { ReplySink } from '../replies/reply-router.js';
 import type { StandingObserver, StandingService } from '../standing/create-standing-service.js';
 import type { WorkItemObserver } from '../workitems/create-workitem-service.js';
-import type { DedupeLedger } from '../state/create-dedupe-ledger.js';
+import type { DedupeLedger } from '../intake/dedupe-ledger.js';
 import type { StatePaths } from '../state/state-paths.js';
 import type { ProgressSink } from '../hooks/hook-table.js';
 import { redactSlackClient } from '../redact/redact-slack-client.js';
@@ -24,8 +24,8 @@ import { createBoltLogger } from './bolt-logger.js';
 import { createAnnouncer } from './create-announcer.js';
 import { createChannelPacer } from './create-channel-pacer.js';
 import { createHttpReceiver } from './create-http-receiver.js';
-import { createIntake } from '../inbox/create-intake.js';
-import { createQuietGate } from '../inbox/create-quiet-gate.js';
+import { createQuietGate } from '../intake/acceptor.js';
+import { createIntake } from '../intake/intake.js';
 import { createSlackNames } from './create-slack-names.js';
 import { createSlackPoster } from './create-slack-poster.js';
 import { createSlashHandler } from './create-slash-handler.js';
@@ -159,7 +159,6 @@ export function createSlackSurface(options: {
     commands: createThreadCommands({ standing: options.standing }),
     authorizedUsers: () => config.slack.authorizedUsers,
     ...(permissionSlack ? { permissionCommand: permissionSlack.threadCommand } : {}),
-    logger,
     ...(options.sessionTarget
       ? {
           sessionTarget: options.sessionTarget,
@@ -187,14 +186,15 @@ export function createSlackSurface(options: {
     logger,
   });
 
-  const intakeOfReplies = createIntake<SlackInboxMessage>({
+  const intakeOfReplies = createIntake({
     dir: path.join(paths.inbox, 'slack'),
     validate: isSlackInboxMessage,
     // The envelope's ack waits on this write: not behind the thread pool's queue (docs/design.md §10).
     synchronousWrites: true,
     ledger,
     idsOf: dedupeIds,
-    laneOf: (message) => `${message.channel}/${message.threadTs}`,
+    laneOf: (message: SlackInboxMessage) => `${message.channel}/${message.threadTs}`,
+    logFields: ({ eventId, channel, ts }) => ({ eventId, channel, messageTs: ts }),
     handle,
     accepted: ({ eventId, channel, ts }) => {
       events.record('slack.accepted', { eventId, channel, messageTs: ts });
@@ -215,7 +215,16 @@ export function createSlackSurface(options: {
     return message ? intakeOfReplies.accept(message) : undefined;
   };
   if (fleet) {
-    fleet.attachSlack(createSlackFleetTarget({ app, client: app.client, intake, ledger, logger }));
+    fleet.attachSlack(
+      createSlackFleetTarget({
+        app,
+        client: app.client,
+        // The seam in front of the intake (docs/design.md §21): a routed reply enters where a local one does.
+        localIntake: intakeOfReplies.accept,
+        ledger,
+        logger,
+      }),
+    );
   }
   app.command(config.slack.command, async ({ command, ack, respond }) => {
     const answer = await slash({

@@ -3,6 +3,7 @@ import type { WebClient } from '@slack/web-api';
 import type { DeliveryCore } from '../delivery/create-delivery-core.js';
 import { asLoopError } from '../errors.js';
 import type { Logger } from '../log/create-logger.js';
+import type { Handled, IntakeItem } from '../intake/intake.js';
 import { callSlack } from './call-slack.js';
 import type { SlackNames } from './create-slack-names.js';
 import type { SlackInboxMessage } from './slack-inbox-message.js';
@@ -34,29 +35,39 @@ export interface ThreadHandlerOptions {
    * decide them; true when the message was one and has been answered.
    */
   readonly permissionCommand?: (message: SlackInboxMessage, ref: string) => Promise<boolean>;
-  readonly logger: Logger;
   /** Files in (docs/design.md §15): both or neither; without them, attached files are ignored. */
   readonly sessionTarget?: SessionTargetLookup;
   readonly receiveFiles?: FileReceiver;
 }
 
+/** What the thread handler did with a reply; the intake marks its entry done after any of them. */
+export type ThreadOutcome =
+  | 'unbound'
+  | 'permission-answer'
+  | 'unauthorized'
+  | 'command'
+  | 'nothing-to-deliver'
+  | 'delivered'
+  | 'unconfirmed'
+  | 'failed';
+
 /**
  * Handles one recorded thread reply (docs/design.md §6): unbound threads are ignored, unauthorized people
  * get one ephemeral notice, `!` commands run here and never reach the agent, everything else goes
- * through the delivery core with `eyes` → `white_check_mark` (or `warning` and the reason).
+ * through the delivery core with `eyes` → `white_check_mark` (or `warning` and the reason). The
+ * result and the reason are told once the intake has marked the entry done.
  */
 export function createThreadHandler(options: ThreadHandlerOptions) {
-  const { client, bindings, delivery, names, logger } = options;
-  const quiet = { logger, maxAttempts: 3 };
+  const { client, bindings, delivery, names } = options;
 
   /** Adds or removes a reaction; a failure is logged and never stops the message's handling. */
   const reaction =
     (method: 'reactions.add' | 'reactions.remove', failed: string) =>
-    (message: SlackInboxMessage, name: string): Promise<void> => {
+    (message: SlackInboxMessage, name: string, logger: Logger): Promise<void> => {
       const target = { channel: message.channel, timestamp: message.ts, name };
       const call = () =>
         method === 'reactions.add' ? client.reactions.add(target) : client.reactions.remove(target);
-      return callSlack(method, call, quiet)
+      return callSlack(method, call, { logger, maxAttempts: 3 })
         .then(() => undefined)
         .catch((error: unknown) => {
           logger.warn(
@@ -73,12 +84,12 @@ export function createThreadHandler(options: ThreadHandlerOptions) {
   const react = reaction('reactions.add', 'reaction not added');
   const unreact = reaction('reactions.remove', 'reaction not removed');
 
-  const reply = (message: SlackInboxMessage, text: string): Promise<void> =>
+  const reply = (message: SlackInboxMessage, text: string, logger: Logger): Promise<void> =>
     callSlack(
       'chat.postMessage',
       () =>
         client.chat.postMessage({ channel: message.channel, thread_ts: message.threadTs, text }),
-      quiet,
+      { logger, maxAttempts: 3 },
     )
       .then(() => undefined)
       .catch((error: unknown) => {
@@ -99,6 +110,7 @@ export function createThreadHandler(options: ThreadHandlerOptions) {
   const attachedFiles = async (
     message: SlackInboxMessage,
     ref: string,
+    logger: Logger,
   ): Promise<{ empty: boolean; text: (decoded: string) => string }> => {
     const plain = { empty: false, text: (decoded: string) => decoded };
     const { sessionTarget, receiveFiles } = options;
@@ -111,6 +123,7 @@ export function createThreadHandler(options: ThreadHandlerOptions) {
         message,
         '📎 Files go to agent harnesses only: this session runs a plain shell, so the attached ' +
           'files were not passed on.',
+        logger,
       );
       return { empty: message.text.trim() === '', text: plain.text };
     }
@@ -118,10 +131,16 @@ export function createThreadHandler(options: ThreadHandlerOptions) {
     return { empty: false, text: (decoded) => withFileLines(decoded, outcomes) };
   };
 
-  const handle = async (message: SlackInboxMessage, done: () => Promise<void>): Promise<void> => {
+  const handle = async ({
+    message,
+    logger,
+    typed,
+  }: IntakeItem<SlackInboxMessage>): Promise<Handled<ThreadOutcome>> => {
     const binding = await bindings.find(message.channel, message.threadTs);
-    if (!binding) return;
-    if (await options.permissionCommand?.(message, binding.ref)) return;
+    if (!binding) return { outcome: 'unbound' };
+    if (await options.permissionCommand?.(message, binding.ref)) {
+      return { outcome: 'permission-answer' };
+    }
     if (!readLive(options.authorizedUsers).includes(message.user)) {
       await callSlack(
         'chat.postEphemeral',
@@ -132,7 +151,7 @@ export function createThreadHandler(options: ThreadHandlerOptions) {
             thread_ts: message.threadTs,
             text: `You are not authorized to talk to this session. An operator can add your Slack id \`${message.user}\` to \`slack.authorizedUsers\`.`,
           }),
-        quiet,
+        { logger, maxAttempts: 3 },
       ).catch((error: unknown) =>
         logger.warn(
           {
@@ -147,19 +166,19 @@ export function createThreadHandler(options: ThreadHandlerOptions) {
         { event: 'slack.unauthorized', user: message.user, ref: binding.ref },
         'unauthorized thread reply',
       );
-      return;
+      return { outcome: 'unauthorized' };
     }
     const command = parseThreadCommand(message.text);
     if (command) {
-      await reply(message, await options.commands.run(binding.ref, command));
-      return;
+      await reply(message, await options.commands.run(binding.ref, command), logger);
+      return { outcome: 'command' };
     }
     // eyes: seen. The hourglass only when the message is still waiting after a moment (queued
     // behind a turn, held by a dialog): a message that goes straight in never shows it.
-    const seen = react(message, 'eyes');
+    const seen = react(message, 'eyes', logger);
     let hourglass: Promise<void> | undefined;
     const queued = setTimeout(() => {
-      hourglass = seen.then(() => react(message, 'hourglass_flowing_sand'));
+      hourglass = seen.then(() => react(message, 'hourglass_flowing_sand', logger));
     }, queuedAfterMs);
     // Reactions are for people: the next message in the lane does not wait for them.
     const settle = async (name: string): Promise<void> => {
@@ -167,14 +186,14 @@ export function createThreadHandler(options: ThreadHandlerOptions) {
       await seen;
       if (hourglass) {
         await hourglass;
-        await unreact(message, 'hourglass_flowing_sand');
+        await unreact(message, 'hourglass_flowing_sand', logger);
       }
-      await react(message, name);
+      await react(message, name, logger);
     };
-    const files = await attachedFiles(message, binding.ref);
+    const files = await attachedFiles(message, binding.ref, logger);
     if (files.empty) {
       void settle('warning');
-      return;
+      return { outcome: 'nothing-to-deliver' };
     }
     const userNames = Object.fromEntries(
       await Promise.all(
@@ -182,7 +201,7 @@ export function createThreadHandler(options: ThreadHandlerOptions) {
       ),
     );
     try {
-      const delivering = delivery.deliver({
+      const result = await delivery.deliver({
         ref: binding.ref,
         text: files.text(decodeSlackText(message.text, { users: userNames })),
         origin: {
@@ -191,24 +210,31 @@ export function createThreadHandler(options: ThreadHandlerOptions) {
           channel: await names.channel(message.channel),
         },
         ids: { slackEventId: message.eventId },
-        onSubmitted: done,
+        onSubmitted: typed,
       });
-      const result = await delivering;
-      // Done before the reactions: a crash after this cannot type the message a second time.
-      await done();
+      // Told once the entry is done: a crash after the reactions cannot type the message again.
       if (result.outcome === 'delivered') {
-        void settle('white_check_mark');
-      } else {
-        void settle('warning');
-        await reply(
-          message,
-          '⚠️ Typed into the session, but the agent did not confirm it received the message. Check with `!status`.',
-        );
+        return { outcome: 'delivered', tell: async () => void settle('white_check_mark') };
       }
+      return {
+        outcome: 'unconfirmed',
+        tell: async () => {
+          void settle('warning');
+          await reply(
+            message,
+            '⚠️ Typed into the session, but the agent did not confirm it received the message. Check with `!status`.',
+            logger,
+          );
+        },
+      };
     } catch (error) {
-      await done();
-      void settle('warning');
-      await reply(message, `⚠️ Not delivered: ${asLoopError(error).message}`);
+      return {
+        outcome: 'failed',
+        tell: async () => {
+          void settle('warning');
+          await reply(message, `⚠️ Not delivered: ${asLoopError(error).message}`, logger);
+        },
+      };
     }
   };
 

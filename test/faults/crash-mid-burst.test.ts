@@ -3,7 +3,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/log/create-logger.js';
 import { isSlackInboxMessage } from '../../src/slack/slack-inbox-message.js';
-import { createInbox } from '../../src/state/create-inbox.js';
+import { createInbox } from '../../src/intake/inbox.js';
 import { eventually } from '../helpers/eventually.js';
 import type { ServeFixture } from '../helpers/run-serve.js';
 import { startFakeSlack, type FakeSlack } from '../fakes/fake-slack/start-fake-slack.js';

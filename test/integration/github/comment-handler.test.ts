@@ -2,6 +2,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LoopError } from '../../../src/errors.js';
 import { createCommentHandler } from '../../../src/github/create-comment-handler.js';
 import { createGithubResponder } from '../../../src/github/create-github-responder.js';
+import { runHandler } from '../../../src/intake/intake.js';
 import { fromWebhookPayload } from '../../../src/github/from-webhook-payload.js';
 import type { GithubComment } from '../../../src/github/github-comment.js';
 import type { DeliveryResult } from '../../../src/delivery/create-delivery-core.js';
@@ -61,7 +62,7 @@ describe('createCommentHandler with the fake GitHub, a real Octokit and recordin
     const workItems = recordingWorkItems({ instance: instance.name, running: options.running });
     const delivery = recordingDelivery(options.delivery);
     const events = recordingEvents();
-    const handle = createCommentHandler({
+    const handler = createCommentHandler({
       config,
       actions: createGithubResponder({
         octokit: surfaceOctokit(github),
@@ -71,8 +72,10 @@ describe('createCommentHandler with the fake GitHub, a real Octokit and recordin
       workItems: workItems.service,
       delivery: delivery.core,
       events: events.sink,
-      logger: log.logger,
     });
+    // As the intake runs it: `done` is its entry's marking (done-rule.ts), the telling after it.
+    const handle = (sent: GithubComment, done: () => Promise<void> = async () => undefined) =>
+      runHandler(handler, sent, { done, logger: log.logger });
     return { handle, workItems, delivery, events, log };
   };
 
@@ -401,8 +404,32 @@ describe('createCommentHandler with the fake GitHub, a real Octokit and recordin
           text: 'the failing test is in parser.ts',
           origin: { surface: 'github', actor: 'octocat', workItem: 'octo/repo#12' },
           ids: { githubCommentId: String(plain.commentId), githubDeliveryId: plain.deliveryId },
+          // The Enter marks the comment's inbox entry done (intake/done-rule.ts).
+          onSubmitted: expect.any(Function),
         },
       ]);
+      expect(github.reactionsOn(plain.commentId)).toEqual(['eyes', 'rocket']);
+    });
+
+    it('are done in the inbox at the Enter, before a busy agent takes them', async () => {
+      const { handle, delivery } = setup({ running: [issue] });
+      const plain = comment('typed long before it is taken');
+      const steps: string[] = [];
+      // The core calls onSubmitted right after the Enter; the outcome may come hours later.
+      delivery.core.deliver = async (request) => {
+        steps.push('enter');
+        await request.onSubmitted?.();
+        steps.push('taken');
+        return { outcome: 'delivered', deliveryId: 'busy-1' };
+      };
+      expect(
+        await handle(plain, async () => {
+          steps.push(`done:${github.reactionsOn(plain.commentId).join(',')}`);
+        }),
+      ).toBe('delivered');
+      expect(steps[0]).toBe('enter');
+      expect(steps[1]).toBe('done:eyes');
+      expect(steps[2]).toBe('taken');
       expect(github.reactionsOn(plain.commentId)).toEqual(['eyes', 'rocket']);
     });
 

@@ -5,6 +5,7 @@ import { LogLevel, WebClient } from '@slack/web-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DeliveryCore, DeliveryRequest } from '../../../src/delivery/create-delivery-core.js';
 import { LoopError } from '../../../src/errors.js';
+import { runHandler } from '../../../src/intake/intake.js';
 import { threadHelp } from '../../../src/slack/commands/parse-thread-command.js';
 import { createSlackNames } from '../../../src/slack/create-slack-names.js';
 import { createThreadCommands } from '../../../src/slack/create-thread-commands.js';
@@ -70,16 +71,18 @@ function handler(
     Pick<ThreadHandlerOptions, 'permissionCommand' | 'sessionTarget' | 'receiveFiles'>
   > = {},
 ) {
-  return createThreadHandler({
+  const handle = createThreadHandler({
     client,
     bindings,
     delivery,
     names: createSlackNames({ client, logger: log.logger }),
     commands: createThreadCommands({ standing: recordingStanding().service }),
     authorizedUsers: ['U0DANA'],
-    logger: log.logger,
     ...extra,
   });
+  // As the intake runs it: `done` is its entry's marking (done-rule.ts), the telling after it.
+  return (sent: SlackInboxMessage, done: () => Promise<void>) =>
+    runHandler(handle, sent, { done, logger: log.logger });
 }
 
 /**
@@ -188,7 +191,8 @@ describe('createThreadHandler with the real WebClient against the fake Slack', (
     await handler(delivery.core)(message({ user: 'U0EVE' }), done);
 
     expect(delivery.requests).toEqual([]);
-    expect(seen).toEqual([]);
+    // Done once its handling ends, after the notice: nothing was typed.
+    expect(seen).toEqual([['chat.postEphemeral:']]);
     const notices = slack.callsTo('chat.postEphemeral');
     expect(notices).toHaveLength(1);
     expect(notices[0]?.args).toMatchObject({ channel, user: 'U0EVE', thread_ts: threadTs });

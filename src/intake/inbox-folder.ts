@@ -12,11 +12,11 @@ import {
   doneFileName,
   legacyFileName,
   type Decoded,
+  type InboxFolderContents,
 } from './inbox-file-format.js';
-import { mapLimit } from './map-limit.js';
-import { isNotRegularFile, readRegularFile } from './read-regular-file.js';
-import type { InboxFolderContents } from './pending-inbox-entries.js';
-import { sweepTempFiles } from './sweep-temp-files.js';
+import { mapLimit } from '../state/map-limit.js';
+import { isNotRegularFile, readRegularFile } from '../state/read-regular-file.js';
+import { sweepTempFiles } from '../state/sweep-temp-files.js';
 
 export interface InboxFolderRead<T> extends InboxFolderContents<T> {
   /** Done files whose batch is gone: the batch was removed and a crash kept its done file. */

@@ -1,47 +1,11 @@
-import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { createDedupeLedger } from '../../../src/state/create-dedupe-ledger.js';
-import { createInbox } from '../../../src/state/create-inbox.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createDedupeLedger, createDedupePruner } from '../../../src/intake/dedupe-ledger.js';
 import { silentLogger } from '../../../src/log/create-logger.js';
 import { captureLogger } from '../../helpers/capture-logger.js';
-
-const isText = (value: unknown): value is { text: string } =>
-  typeof value === 'object' &&
-  value !== null &&
-  typeof (value as { text?: unknown }).text === 'string';
-
-describe('inbox', () => {
-  it('returns entries in arrival order, even within one millisecond or when the clock steps back', async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'loop-inbox-'));
-    const times = [5, 5, 5, 4, 6];
-    const inbox = createInbox({
-      dir,
-      validate: isText,
-      logger: silentLogger(),
-      clock: () => times.shift() ?? 7,
-    });
-    for (const text of ['a', 'b', 'c', 'd', 'e']) await inbox.add({ text });
-    expect((await inbox.pending()).map((entry) => entry.value.text)).toEqual([
-      'a',
-      'b',
-      'c',
-      'd',
-      'e',
-    ]);
-  });
-
-  it('forgets an entry once it is done, and a new inbox over the same folder sees what was left', async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'loop-inbox-'));
-    const first = createInbox({ dir, validate: isText, logger: silentLogger() });
-    const a = await first.add({ text: 'a' });
-    await first.add({ text: 'b' });
-    await first.done(a.key);
-    const second = createInbox({ dir, validate: isText, logger: silentLogger() });
-    expect((await second.pending()).map((entry) => entry.value.text)).toEqual(['b']);
-  });
-});
+import { makeTempDir, type TempDir } from '../../helpers/fs-fixtures.js';
 
 describe('dedupe ledger', () => {
   it('lets exactly one concurrent claim of an id win, and remembers it across instances', async () => {
@@ -129,5 +93,56 @@ describe('dedupe ledger after a crash mid-claim', () => {
     );
     expect(wins.filter(Boolean)).toHaveLength(1);
     expect(log.events()).not.toContain('dedupe.record_taken_over');
+  });
+});
+
+describe('createDedupePruner', () => {
+  let temp: TempDir;
+  const day = 24 * 60 * 60 * 1000;
+
+  beforeEach(async () => {
+    temp = await makeTempDir('loop-dedupe-');
+  });
+
+  afterEach(async () => {
+    await temp.remove();
+  });
+
+  it('keeps pruning while serving: entries past their window go on a later tick, not only at start', async () => {
+    const log = captureLogger();
+    const dir = path.join(temp.path, 'dedupe');
+    const ledger = createDedupeLedger({ dir, logger: log.logger });
+    const pruner = createDedupePruner({ ledger, logger: log.logger, intervalMs: 20 });
+    await pruner.start();
+    try {
+      // Seen while serving, after the start prune.
+      for (const id of ['Ev1', 'Ev2', 'gh-delivery-3']) expect(await ledger.claim(id)).toBe(true);
+      expect(await readdir(dir)).toHaveLength(3);
+      // A week and a day pass (the ledger dates an entry by its file's mtime).
+      const past = new Date(Date.now() - 8 * day);
+      for (const name of await readdir(dir)) await utimes(path.join(dir, name), past, past);
+      expect(await ledger.claim('Ev4')).toBe(true); // within the window: stays
+      await log.waitFor((line) => line['event'] === 'dedupe.pruned' && line['removed'] === 3);
+      expect(await readdir(dir)).toHaveLength(1);
+      expect(await ledger.has('Ev4')).toBe(true);
+      expect(await ledger.has('Ev1')).toBe(false);
+      // A pruned id can be claimed again: it is new once more.
+      expect(await ledger.claim('Ev1')).toBe(true);
+    } finally {
+      pruner.stop();
+    }
+  });
+
+  it('says so when a prune fails, and goes on', async () => {
+    const log = captureLogger();
+    const failing = {
+      claim: () => Promise.resolve(true),
+      has: () => Promise.resolve(false),
+      prune: () => Promise.reject(new Error('disk gone')),
+    };
+    const pruner = createDedupePruner({ ledger: failing, logger: log.logger, intervalMs: 10_000 });
+    await pruner.start();
+    pruner.stop();
+    expect(log.events()).toEqual(['dedupe.prune_failed']);
   });
 });

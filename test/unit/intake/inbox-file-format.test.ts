@@ -5,8 +5,8 @@ import {
   decodeDone,
   encodeBatch,
   encodeDone,
-} from '../../../src/state/inbox-file-format.js';
-import { pendingInboxEntries } from '../../../src/state/pending-inbox-entries.js';
+  pendingInboxEntries,
+} from '../../../src/intake/inbox-file-format.js';
 
 const isText = (value: unknown): value is { text: string } =>
   typeof value === 'object' &&

@@ -1,7 +1,7 @@
 import type { Logger } from '../log/create-logger.js';
-import type { DedupeLedger } from '../state/create-dedupe-ledger.js';
-import type { Inbox, InboxEntry } from '../state/create-inbox.js';
-import type { QuietGate } from './create-quiet-gate.js';
+import type { DedupeLedger } from './dedupe-ledger.js';
+import { isDoneAt } from './done-rule.js';
+import type { Inbox, InboxEntry } from './inbox.js';
 
 export interface InboxAcceptor<T> {
   /** Resolves once the message is recorded: the origin may then have its acknowledgement. */
@@ -38,7 +38,7 @@ export function createInboxAcceptor<T>(options: {
       options.handOn(entry);
       return;
     }
-    await inbox.done(entry.key);
+    if (isDoneAt('duplicate')) await inbox.done(entry.key);
     options.duplicate(entry.value);
   };
 
@@ -76,6 +76,55 @@ export function createInboxAcceptor<T>(options: {
       // twin of a message, or a redelivery); the rest go on in order.
       for (const entry of pending) await settle(entry, await claimAll(entry));
       return pending.length;
+    },
+  };
+}
+
+/**
+ * Lets work wait until arrivals have paused: `wait()` resolves once nothing has `touch`-ed the gate
+ * for `quietMs`, or `maxWaitMs` after the first waiter, whichever comes first. The Slack intake
+ * uses it so a burst is read, recorded and acknowledged before the work each message starts (dedupe
+ * claims, tmux processes) competes with it for the one thread (docs/design.md §9, §10).
+ */
+export interface QuietGate {
+  touch(): void;
+  wait(): Promise<void>;
+}
+
+export function createQuietGate(options: {
+  readonly quietMs: number;
+  readonly maxWaitMs: number;
+  readonly now?: () => number;
+}): QuietGate {
+  const now = options.now ?? (() => performance.now());
+  let lastTouch = Number.NEGATIVE_INFINITY;
+  let firstWaitAt = 0;
+  let waiting: Array<() => void> = [];
+  let timer: NodeJS.Timeout | undefined;
+
+  const check = (): void => {
+    timer = undefined;
+    const due = Math.min(lastTouch + options.quietMs, firstWaitAt + options.maxWaitMs);
+    const left = due - now();
+    if (left > 0) {
+      timer = setTimeout(check, left);
+      return;
+    }
+    const released = waiting;
+    waiting = [];
+    for (const resolve of released) resolve();
+  };
+
+  return {
+    touch() {
+      lastTouch = now();
+    },
+    wait() {
+      return new Promise<void>((resolve) => {
+        if (waiting.length === 0) firstWaitAt = now();
+        waiting.push(resolve);
+        timer ??= setTimeout(check, 0);
+      });
     },
   };
 }

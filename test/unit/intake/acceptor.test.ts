@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createInboxAcceptor } from '../../../src/inbox/create-inbox-acceptor.js';
-import { createQuietGate } from '../../../src/inbox/create-quiet-gate.js';
-import type { DedupeLedger } from '../../../src/state/create-dedupe-ledger.js';
-import type { Inbox, InboxEntry } from '../../../src/state/create-inbox.js';
+import { createInboxAcceptor, createQuietGate } from '../../../src/intake/acceptor.js';
+import type { DedupeLedger } from '../../../src/intake/dedupe-ledger.js';
+import type { Inbox, InboxEntry } from '../../../src/intake/inbox.js';
 import { captureLogger } from '../../helpers/capture-logger.js';
 
 const ticks = () => new Promise<void>((resolve) => setTimeout(resolve, 15));
@@ -59,5 +58,42 @@ describe('the inbox acceptor and its quiet gate', () => {
     now = 26;
     await expect.poll(() => handedOn).toEqual(['m1']);
     expect(claimed).toEqual(['m1']);
+  });
+});
+
+describe('createQuietGate', () => {
+  it('releases waiters once arrivals pause for quietMs', async () => {
+    let now = 0;
+    const gate = createQuietGate({ quietMs: 5, maxWaitMs: 1_000, now: () => now });
+    gate.touch();
+    let released = false;
+    const waiting = gate.wait().then(() => {
+      released = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(released).toBe(false);
+    now = 4;
+    gate.touch();
+    now = 8;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(released).toBe(false);
+    now = 9;
+    await waiting;
+    expect(released).toBe(true);
+  });
+
+  it('releases after maxWaitMs even while arrivals keep coming', async () => {
+    let now = 0;
+    const gate = createQuietGate({ quietMs: 5, maxWaitMs: 20, now: () => now });
+    gate.touch();
+    const waiting = gate.wait();
+    const timer = setInterval(() => {
+      now += 1;
+      gate.touch();
+    }, 1);
+    await waiting;
+    clearInterval(timer);
+    expect(now).toBeGreaterThanOrEqual(20);
+    expect(now).toBeLessThan(40);
   });
 });

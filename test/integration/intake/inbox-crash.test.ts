@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { createInbox } from '../../../src/state/create-inbox.js';
+import { createInbox } from '../../../src/intake/inbox.js';
 import { captureLogger } from '../../helpers/capture-logger.js';
 import { makeTempDir, type TempDir } from '../../helpers/fs-fixtures.js';
 import { liveChildren, runUntilKilled, type KilledRun } from '../../helpers/run-until-killed.js';

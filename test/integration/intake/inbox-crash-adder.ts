@@ -2,7 +2,7 @@
 // killed, printing `added <key> <n>` once an add has resolved and `done <key>` once a done has.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { silentLogger } from '../../../src/log/create-logger.js';
-import { createInbox, type InboxEntry } from '../../../src/state/create-inbox.js';
+import { createInbox, type InboxEntry } from '../../../src/intake/inbox.js';
 import {
   isCrashMessage,
   isHandled,

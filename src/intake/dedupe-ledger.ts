@@ -4,10 +4,10 @@ import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { createKeyedQueue } from '../concurrency/keyed-queue.js';
 import type { Logger } from '../log/create-logger.js';
-import { ensurePrivateDir } from './ensure-private-dir.js';
+import { ensurePrivateDir } from '../state/ensure-private-dir.js';
 import { errnoCode } from '../errors.js';
-import { isNotRegularFile, readRegularFile } from './read-regular-file.js';
-import { createFileExclusive, writeFileAtomic } from './write-file-atomic.js';
+import { isNotRegularFile, readRegularFile } from '../state/read-regular-file.js';
+import { createFileExclusive, writeFileAtomic } from '../state/write-file-atomic.js';
 
 /**
  * Ids already seen (Slack event ids and message timestamps, GitHub delivery and comment ids),
@@ -126,6 +126,41 @@ export function createDedupeLedger(options: {
         }
       }
       return removed;
+    },
+  };
+}
+
+const pruneEveryMs = 60 * 60 * 1000;
+
+/**
+ * Seen ids are kept for the ledger's retention (a week), then forgotten: once at start, then every
+ * hour while serving (docs/design.md §18 Growth), one prune at a time.
+ */
+export function createDedupePruner(options: {
+  readonly ledger: DedupeLedger;
+  readonly logger: Logger;
+  readonly intervalMs?: number;
+}): { start(): Promise<void>; stop(): void } {
+  const { ledger, logger } = options;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  const prune = async (): Promise<void> => {
+    const removed = await ledger.prune().catch((error: unknown) => {
+      logger.warn({ event: 'dedupe.prune_failed', err: error }, 'could not prune');
+      return 0;
+    });
+    if (removed) logger.info({ event: 'dedupe.pruned', removed }, 'forgot old seen ids');
+  };
+  return {
+    async start() {
+      await prune();
+      timer = setInterval(() => {
+        running ??= prune().finally(() => (running = undefined));
+      }, options.intervalMs ?? pruneEveryMs);
+      timer.unref();
+    },
+    stop() {
+      clearInterval(timer);
     },
   };
 }

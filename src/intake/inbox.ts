@@ -2,21 +2,21 @@ import { unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { LoopError } from '../errors.js';
 import type { Logger } from '../log/create-logger.js';
-import { ensurePrivateDir } from './ensure-private-dir.js';
+import { ensurePrivateDir } from '../state/ensure-private-dir.js';
 import { errnoCode } from '../errors.js';
-import { createGroupCommit } from './group-commit.js';
+import { createGroupCommit } from '../state/group-commit.js';
 import {
   batchFileName,
   doneFileName,
   encodeBatch,
   encodeDone,
   legacyFileName,
+  pendingInboxEntries,
 } from './inbox-file-format.js';
 import { createKeyedQueue } from '../concurrency/keyed-queue.js';
-import { pendingInboxEntries } from './pending-inbox-entries.js';
-import { createInboxFolderReader, type InboxFolderRead } from './read-inbox-folder.js';
-import { syncDir, writeFileAtomic } from './write-file-atomic.js';
-import { writeFileAtomicSync } from './write-file-atomic-sync.js';
+import { createInboxFolderReader, type InboxFolderRead } from './inbox-folder.js';
+import { syncDir, writeFileAtomic } from '../state/write-file-atomic.js';
+import { writeFileAtomicSync } from '../state/write-file-atomic-sync.js';
 
 /**
  * Accepted, not yet delivered messages (docs/design.md §9). A message is written here before its origin
@@ -65,7 +65,7 @@ export function createInbox<T>(options: {
   const clock = options.clock ?? Date.now;
   const readFolder = createInboxFolderReader({ dir, validate, logger: options.logger });
   // A write at least every 10 ms while a burst is being read: the first frames' acknowledgements
-  // do not wait for the last frame to be parsed (group-commit.ts).
+  // do not wait for the last frame to be parsed (state/group-commit.ts).
   const commit = createGroupCommit(writeBatch, { maxDelayMs: 10 });
   // An old one-file entry is removed, then the removal made durable, one done() at a time.
   const serially = createKeyedQueue();

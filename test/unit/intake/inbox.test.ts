@@ -1,9 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { chmod, readdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../src/log/create-logger.js';
-import { createInbox } from '../../../src/state/create-inbox.js';
+import { createInbox } from '../../../src/intake/inbox.js';
 import { createRecordStore } from '../../../src/state/record-store.js';
 import { captureLogger } from '../../helpers/capture-logger.js';
 import { asUnprivileged, makeTempDir, modeOf, type TempDir } from '../../helpers/fs-fixtures.js';
@@ -268,5 +269,36 @@ describe('inbox files that cannot be used', () => {
     const restarted = createInbox({ dir, validate: isText, logger: silentLogger() });
     expect(texts(await restarted.pending())).toEqual(['undone 2', 'valid']);
     expect(await readdir(dir)).not.toContain(`batch-${good[0]?.key}.json`);
+  });
+});
+
+describe('inbox', () => {
+  it('returns entries in arrival order, even within one millisecond or when the clock steps back', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'loop-inbox-'));
+    const times = [5, 5, 5, 4, 6];
+    const inbox = createInbox({
+      dir,
+      validate: isText,
+      logger: silentLogger(),
+      clock: () => times.shift() ?? 7,
+    });
+    for (const text of ['a', 'b', 'c', 'd', 'e']) await inbox.add({ text });
+    expect((await inbox.pending()).map((entry) => entry.value.text)).toEqual([
+      'a',
+      'b',
+      'c',
+      'd',
+      'e',
+    ]);
+  });
+
+  it('forgets an entry once it is done, and a new inbox over the same folder sees what was left', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'loop-inbox-'));
+    const first = createInbox({ dir, validate: isText, logger: silentLogger() });
+    const a = await first.add({ text: 'a' });
+    await first.add({ text: 'b' });
+    await first.done(a.key);
+    const second = createInbox({ dir, validate: isText, logger: silentLogger() });
+    expect((await second.pending()).map((entry) => entry.value.text)).toEqual(['b']);
   });
 });
