@@ -107,4 +107,32 @@ describe.skipIf(unavailable !== undefined)(title, () => {
     });
     expect(polls(third)).toBe(0);
   });
+
+  it('NATS down: the webhook still works for the receiver; the rest waits in its outbox, nothing twice', async () => {
+    const [a, b] = await fleetOfThree();
+    await nats!.stop();
+    await eventually(async () => (await a.serve.cli(['status'])).stdout.includes('down since'), {
+      timeoutMs: 20_000,
+      what: 'A to see the fleet down',
+    });
+    // Addressed to the receiver itself: handled at once, NATS or not.
+    await deliverTo(a, commentDelivery(members, 'the-loop start instance:a', 7_201));
+    expect(await outcomeOn(a, 7_201)).toBe('started');
+    // Addressed to B: A refuses it now; B gets it from A's outbox once NATS is back.
+    await deliverTo(a, commentDelivery(members, 'the-loop start instance:b', 7_202));
+    expect(await outcomeOn(a, 7_202)).toBe('refused');
+    expect(await handledEvents(b, 7_202)).toEqual([]);
+    await nats!.start();
+    expect(await outcomeOn(b, 7_202)).toBe('started');
+    // One more behind them: once B has judged it, the flushed ones are behind it too.
+    await deliverTo(b, commentDelivery(members, 'the-loop start instance:c', 7_203));
+    expect(await outcomeOn(members[2]!, 7_203)).toBe('started');
+    expect(await outcomeOn(a, 7_203)).toBe('refused');
+    for (const member of members) {
+      expect(await handledEvents(member, 7_201)).toHaveLength(1);
+      expect(await handledEvents(member, 7_202)).toHaveLength(1);
+    }
+    expect(a.github.reactionsOn(7_201)).toEqual(['eyes', 'rocket']);
+    expect(b.github.reactionsOn(7_202)).toEqual(['eyes', 'rocket']);
+  });
 });
