@@ -17,6 +17,10 @@ export interface BenchOptions {
   readonly scaleSessions: number;
   readonly scaleBindings: number;
   readonly listIterations: number;
+  /** The fleet (needs nats-server): replies per hop kind, the burst over three instances. */
+  readonly fleetHops: number;
+  readonly fleetMessages: number;
+  readonly fleetSessions: number;
   /** The soak (BENCH_ONLY=soak only): BENCH_SOAK_MINUTES, default 30; 20 sessions; 4 msgs/s. */
   readonly soakMinutes: number;
   readonly soakSessions: number;
@@ -35,6 +39,9 @@ const full = {
   scaleSessions: 200,
   scaleBindings: 10_000,
   listIterations: 40,
+  fleetHops: 30,
+  fleetMessages: 1_000,
+  fleetSessions: 30,
 };
 
 const quick: typeof full = {
@@ -47,6 +54,9 @@ const quick: typeof full = {
   scaleSessions: 20,
   scaleBindings: 1_000,
   listIterations: 5,
+  fleetHops: 5,
+  fleetMessages: 100,
+  fleetSessions: 6,
 };
 
 export function benchOptions(env: NodeJS.ProcessEnv): BenchOptions {
@@ -77,6 +87,7 @@ export const scenarioNames = [
   'scale',
   'hooks',
   'real',
+  'fleet',
   'soak',
 ] as const;
 

@@ -25,6 +25,8 @@ export interface BurstResult extends BurstVerdict {
   /** First send → last prompt recorded, seconds. */
   readonly durationS: number;
   readonly msgsPerS: number;
+  /** The bare Bolt app's round ack p99s in the same run (bolt-floor.ts): the ack's floor. */
+  readonly boltRoundAckP99s?: number[];
 }
 
 const channel = 'C0BENCH';

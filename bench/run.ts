@@ -16,9 +16,11 @@
 import { readFile } from 'node:fs/promises';
 import { execa } from 'execa';
 import { benchOptions } from './bench-options.js';
+import { measureBoltFloor } from './bolt-floor.js';
 import { measureBurst } from './burst.js';
 import { createCleanupStack, type CleanupStack } from './cleanup-stack.js';
 import { measureDeliver } from './deliver.js';
+import { measureFleet } from './fleet.js';
 import { measureFloor } from './floor.js';
 import { measureHooks } from './hooks.js';
 import { measureRealAgent } from './real-agent.js';
@@ -109,15 +111,22 @@ const deliverNoSettle = ready
     )
   : undefined;
 const burst = ready
-  ? await scenario('burst', (cleanup) =>
-      measureBurst({
+  ? await scenario('burst', async (cleanup) => {
+      const measured = await measureBurst({
         sessions: options.burstSessions,
         messages: options.burstMessages,
         rounds: options.burstRounds,
         ratePerSecond: options.burstRate,
         cleanup,
-      }),
-    )
+      });
+      // Its floor in the same run: a bare Bolt app sent the same rounds (bolt-floor.ts).
+      const bolt = await measureBoltFloor({
+        messages: options.burstMessages,
+        rounds: options.burstRounds,
+        cleanup,
+      });
+      return { ...measured, boltRoundAckP99s: bolt.roundAckP99s };
+    })
   : undefined;
 const webhook = ready
   ? await scenario('webhook', (cleanup) =>
@@ -170,6 +179,18 @@ const realAgent =
         }),
       )
     : undefined;
+// Three serves on a real nats-server; where it is missing, the rows say skipped and why.
+const fleet = ready
+  ? await scenario('fleet', (cleanup) =>
+      measureFleet({
+        hops: options.fleetHops,
+        messages: options.fleetMessages,
+        sessions: options.fleetSessions,
+        cleanup,
+      }),
+    )
+  : undefined;
+if (fleet?.skipped) process.stderr.write(`bench: fleet skipped: ${fleet.skipped}\n`);
 // Half an hour long, so it runs only when asked for: BENCH_ONLY=soak (docs/design.md §18 Growth).
 const soak =
   ready && options.only?.has('soak') === true
@@ -195,14 +216,26 @@ const figures = summarize({
   ...(scale ? { scale } : {}),
   ...(hooks ? { hooks } : {}),
   ...(realAgent ? { realAgent } : {}),
+  ...(fleet && !fleet.skipped ? { fleet } : {}),
   durationS: (performance.now() - began) / 1000,
 });
 // With BENCH_ONLY, a target of a scenario that did not run is left out rather than missed.
-const specs = options.only
-  ? targetSpecs.filter((spec) => figures[spec.figure] !== null)
+const listed = options.only
+  ? targetSpecs.filter(
+      (spec) => figures[spec.figure] !== null || (fleet?.skipped && spec.name.startsWith('fleet_')),
+    )
   : targetSpecs.filter((spec) => realWanted || !spec.figure.startsWith('real_'));
+// A fleet without nats-server is not judged: its rows say skipped and why.
+const skipped: Record<string, string> = fleet?.skipped
+  ? Object.fromEntries(
+      listed
+        .filter((spec) => spec.name.startsWith('fleet_'))
+        .map((spec) => [spec.name, fleet.skipped ?? '']),
+    )
+  : {};
+const specs = listed.filter((spec) => skipped[spec.name] === undefined);
 const targets = judgeTargets(figures, specs);
-process.stdout.write(`${formatReport(figures, targets, specs)}\n`);
+process.stdout.write(`${formatReport(figures, targets, listed, skipped)}\n`);
 if (soak) process.stdout.write(`${soak.report}\n`);
 const failed = Object.keys(errors).length > 0;
 process.stdout.write(
@@ -210,6 +243,7 @@ process.stdout.write(
     bench: 'the-loop',
     ...figures,
     targets,
+    ...(Object.keys(skipped).length > 0 ? { skipped } : {}),
     ...(soak ? { soak: { ...soak, report: undefined } } : {}),
     ...(failed ? { errors } : {}),
   })}\n`,

@@ -1,5 +1,6 @@
 import type { BurstResult } from './burst.js';
 import type { DeliverResult } from './deliver.js';
+import type { FleetBenchResult } from './fleet.js';
 import type { FloorResult } from './floor.js';
 import type { HooksResult } from './hooks.js';
 import type { RealAgentResult } from './real-agent.js';
@@ -20,6 +21,7 @@ export interface ScenarioResults {
   readonly scale?: ScaleResult;
   readonly hooks?: HooksResult;
   readonly realAgent?: RealAgentResult;
+  readonly fleet?: FleetBenchResult;
   readonly durationS: number;
 }
 
@@ -37,6 +39,7 @@ export function summarize(results: ScenarioResults): Figures {
     scale,
     hooks,
     realAgent,
+    fleet,
   } = results;
   const stranger = results.webhookUnauthorized;
   const floorP50 = floor ? percentile(floor.samples, 50) : undefined;
@@ -82,6 +85,12 @@ export function summarize(results: ScenarioResults): Figures {
     burst_ack_p99_worst_ms: ms(
       burst && burst.roundAckP99s.length > 0 ? Math.max(...burst.roundAckP99s) : undefined,
     ),
+    // A bare Bolt app acking on receipt, sent the same rounds in the same run (bolt-floor.ts).
+    burst_bolt_ack_p99_ms: ms(median(burst?.boltRoundAckP99s)),
+    burst_ack_p99_bolt_ratio: relative(
+      median(burst?.roundAckP99s),
+      median(burst?.boltRoundAckP99s),
+    ),
     burst_unacked: burst?.unacked ?? null,
     burst_acked_per_s: ms(burst?.ackedPerS),
     webhook_deliveries: webhook?.deliveries ?? null,
@@ -118,6 +127,24 @@ export function summarize(results: ScenarioResults): Figures {
     real_raw_settle_p50_ms: ms(p(realAgent?.settleSamples, 50)),
     // Against raw tmux into the same Claude Code in the same run: what the-loop adds.
     real_say_p50_ratio: relative(p(realAgent?.saySamples, 50), p(realAgent?.rawSamples, 50)),
+    // A reply received by another instance and delivered by its owner, against one the owner
+    // received itself (both through LOOP_IN), in turns in the same run (fleet.ts).
+    fleet_local_p50_ms: ms(p(fleet?.localSamples, 50)),
+    fleet_hop_p50_ms: ms(p(fleet?.hopSamples, 50)),
+    fleet_hop_p99_ms: ms(p(fleet?.hopSamples, 99)),
+    fleet_hop_p50_ratio: relative(p(fleet?.hopSamples, 50), p(fleet?.localSamples, 50)),
+    fleet_burst_messages: fleet?.burst?.messages ?? null,
+    fleet_burst_sessions: fleet?.burst?.sessions ?? null,
+    fleet_burst_lost: fleet?.burst?.lost ?? null,
+    fleet_burst_duplicates: fleet?.burst?.duplicates ?? null,
+    fleet_burst_order_ok: fleet?.burst?.orderOk ?? null,
+    fleet_burst_unacked: fleet?.burst?.unacked ?? null,
+    fleet_burst_ack_p99_ms: ms(p(fleet?.burst?.ackSamples, 99)),
+    fleet_bolt_ack_p99_ms: ms(median(fleet?.boltAckP99s)),
+    fleet_burst_ack_p99_bolt_ratio: relative(
+      p(fleet?.burst?.ackSamples, 99),
+      median(fleet?.boltAckP99s),
+    ),
     startup_ms: ms(scale?.startupMs),
     startup_empty_ms: ms(scale?.startupEmptyMs),
     // Against the same serve started with no bindings in the same run.
@@ -167,7 +194,14 @@ export const targetSpecs: ReadonlyArray<{
     limit: 'per-session order held',
     met: (value) => value === true,
   },
-  { name: 'burst_ack_p99', figure: 'burst_ack_p99_ms', limit: '≤ 100 ms', met: atMost(100) },
+  // the-loop persists each message before it acks and Bolt does not: judged against a bare Bolt
+  // app's ack in the same run (issue 25), not the absolute 100 ms a loaded machine misses.
+  {
+    name: 'burst_ack_p99',
+    figure: 'burst_ack_p99_bolt_ratio',
+    limit: '≤ 1.5 × bare Bolt ack p99',
+    met: atMost(1.5),
+  },
   { name: 'webhook_per_s', figure: 'webhook_per_s', limit: '≥ 500/s', met: atLeast(500) },
   {
     name: 'webhook_all_judged',
@@ -188,6 +222,23 @@ export const targetSpecs: ReadonlyArray<{
     figure: 'hooks_shim_p50_ratio',
     limit: '≤ 2 × bare curl',
     met: atMost(2),
+  },
+  // The fleet (issue 25): the hop through NATS against the owner's own intake, and the burst.
+  { name: 'fleet_hop', figure: 'fleet_hop_p50_ratio', limit: '≤ 1.5 × local', met: atMost(1.5) },
+  { name: 'fleet_burst_lossless', figure: 'fleet_burst_lost', limit: '0 lost', met: atMost(0) },
+  {
+    name: 'fleet_burst_order',
+    figure: 'fleet_burst_order_ok',
+    limit: 'per-thread order held',
+    met: (value) => value === true,
+  },
+  // Each fleet ack waits a KV lookup and JetStream's PubAck (two round trips to NATS) on top of
+  // what one machine does before it acks.
+  {
+    name: 'fleet_burst_ack_p99',
+    figure: 'fleet_burst_ack_p99_bolt_ratio',
+    limit: '≤ 3 × bare Bolt ack p99',
+    met: atMost(3),
   },
   {
     name: 'real_say_p50',
@@ -216,13 +267,19 @@ export function formatReport(
   figures: Figures,
   targets: Readonly<Record<string, boolean>>,
   specs: readonly TargetSpec[] = targetSpecs,
+  /** Targets that could not be measured here, with why (e.g. no nats-server): not judged. */
+  skipped: Readonly<Record<string, string>> = {},
 ): string {
   const figureRows = Object.entries(figures).map(([key, value]) => [key, show(value)]);
   const targetRows = specs.map((spec) => [
     spec.name,
     `${spec.figure} = ${show(figures[spec.figure] ?? null)}`,
     spec.limit,
-    targets[spec.name] ? 'PASS' : 'FAIL',
+    skipped[spec.name] !== undefined
+      ? `SKIPPED: ${skipped[spec.name]}`
+      : targets[spec.name]
+        ? 'PASS'
+        : 'FAIL',
   ]);
   return [
     ...columns([['figure', 'value'], ...figureRows]),

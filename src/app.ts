@@ -174,7 +174,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     sessionTarget: targets,
     ...(fleet ? { fleet } : {}),
   });
-  const github = await loadGithubSurface({ ...surface, workItems });
+  const github = await loadGithubSurface({ ...surface, workItems, ...(fleet ? { fleet } : {}) });
   if (slack.surface) observers.add(slack.surface.observer);
   const posters = [slack.surface?.poster, github.surface?.poster];
   const sinks = posters.filter((sink) => sink !== undefined);

@@ -20,6 +20,7 @@ import { createGithubPoster } from './create-github-poster.js';
 import { createPermissionGithub } from './create-permission-github.js';
 import { createPoller } from './create-poller.js';
 import { createWebhookIngress } from './create-webhook-ingress.js';
+import { githubOverFleet, type GithubFleet } from './github-over-fleet.js';
 import type { GithubPlan } from './decide-github.js';
 import { commentDedupeIds, isGithubComment, type GithubComment } from './github-comment.js';
 
@@ -52,6 +53,8 @@ export function createGithubSurface(options: {
   readonly permissions?: Permissions;
   /** Runs on every comment Octokit sends (docs/design.md §18). */
   readonly redactor: Redactor;
+  /** Set when this instance is in a fleet: every comment goes through `loop.gh` (§21). */
+  readonly fleet?: GithubFleet;
 }): GithubSurface {
   const { config, plan, paths, events } = options;
   const logger = options.logger.child({ surface: 'github' });
@@ -107,8 +110,10 @@ export function createGithubSurface(options: {
     },
     logger,
   });
-  // A delivery is answered once its comment is recorded; judging it comes after.
-  const accept: LocalIntake<GithubComment> = intake.accept;
+  // A delivery is answered once its comment is recorded (in a fleet: once JetStream has it);
+  // judging it comes after. The fleet hands what it routes here to `intake.accept` as well.
+  const local: LocalIntake<GithubComment> = intake.accept;
+  const accept = options.fleet ? githubOverFleet(options.fleet, local, logger) : local;
 
   const poller = plan.poll
     ? createPoller({
@@ -118,6 +123,7 @@ export function createGithubSurface(options: {
         cursorDir: path.join(paths.root, 'github', 'poll'),
         accept,
         logger,
+        ...(options.fleet ? { lease: options.fleet.pollLease } : {}),
       })
     : undefined;
 

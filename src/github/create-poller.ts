@@ -6,6 +6,9 @@ import { callGithub } from './call-github.js';
 import { fromPolledComment, type PolledComment } from './from-polled-comment.js';
 import type { GithubComment } from './github-comment.js';
 
+/** How far a poller that just took a repository's lease looks back: the lease's TTL. */
+const leaseCatchUpMs = 30_000;
+
 interface PollCursor {
   readonly since: string;
   readonly etag?: string;
@@ -56,6 +59,11 @@ export function createPoller(options: {
   readonly accept: (comment: GithubComment) => Promise<void>;
   readonly logger: Logger;
   readonly now?: () => number;
+  /**
+   * In a fleet, one instance per repository polls (docs/design.md §21): whether this one holds the
+   * repository's lease, `taken` when it just came here.
+   */
+  readonly lease?: (repo: string) => Promise<'held' | 'taken' | 'elsewhere'>;
 }) {
   const { config, octokit, logger } = options;
   const now = options.now ?? Date.now;
@@ -69,10 +77,11 @@ export function createPoller(options: {
    * list under the repository's key (as before review comments were polled), review comments
    * beside it.
    */
-  const pollList = async (full: string, list: CommentList): Promise<void> => {
+  const pollList = async (full: string, list: CommentList, catchUp: boolean): Promise<void> => {
     const [owner = '', repo = ''] = full.split('/');
     const key = `${full.toLowerCase().replace(/[^a-z0-9._-]/g, '-')}${list.cursorSuffix}`;
-    const cursor = (await cursors.read(key)) ?? { since: new Date(now()).toISOString() };
+    const kept = await cursors.read(key);
+    const cursor = catchUp ? caughtUp(kept) : (kept ?? { since: new Date(now()).toISOString() });
     const started = new Date(now()).toISOString();
     let newest = cursor.since;
     let etag = cursor.etag;
@@ -124,11 +133,24 @@ export function createPoller(options: {
     });
   };
 
+  /**
+   * A lease that just came here: the last holder may have stopped before its last round, so this
+   * one looks back over the lease's TTL and two rounds (the ledger drops what was seen already),
+   * never further, so a cursor left from long ago does not replay old commands.
+   */
+  const caughtUp = (kept: PollCursor | undefined): PollCursor => {
+    const back = new Date(now() - leaseCatchUpMs - 2 * config.github.poll.intervalSeconds * 1000);
+    const since = back.toISOString();
+    return kept && kept.since > since ? kept : { since };
+  };
+
   const pollAll = async (): Promise<void> => {
     for (const entry of config.github.repos) {
+      const lease = options.lease ? await options.lease(entry.repo) : 'held';
+      if (lease === 'elsewhere') continue;
       for (const list of commentLists) {
         try {
-          await pollList(entry.repo, list);
+          await pollList(entry.repo, list, lease === 'taken');
         } catch (error) {
           logger.warn(
             { event: 'github.poll_failed', repo: entry.repo, list: list.what, err: error },

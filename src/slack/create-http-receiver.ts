@@ -22,6 +22,14 @@ import type { SlackIntake } from './create-socket-receiver.js';
 export function createHttpReceiver(options: {
   readonly signingSecret: string;
   readonly intake: SlackIntake;
+  /**
+   * In a fleet: a signed slash command or click goes to the fleet as Socket Mode would give it
+   * (`slash_commands`, `interactive`), answered 200 once it is safe there (docs/design.md §21).
+   */
+  readonly forward?: (
+    type: 'slash_commands' | 'interactive',
+    body: Record<string, unknown>,
+  ) => Promise<void>;
   readonly logger: Logger;
   readonly slackLogger: SlackLogger;
   readonly now?: () => number;
@@ -34,21 +42,24 @@ export function createHttpReceiver(options: {
     logger: options.slackLogger,
   });
 
+  const isSigned = (request: IncomingMessage, raw: string): boolean => {
+    const signature = request.headers['x-slack-signature'];
+    const stamp = request.headers['x-slack-request-timestamp'];
+    if (typeof signature !== 'string') return false;
+    return isValidSlackRequest({
+      signingSecret: options.signingSecret,
+      body: raw,
+      headers: { 'x-slack-signature': signature, 'x-slack-request-timestamp': Number(stamp) },
+    });
+  };
+
   /** The Events API body of a correctly signed JSON request, or undefined. */
   const signedBody = (
     request: IncomingMessage,
     raw: string,
   ): Record<string, unknown> | undefined => {
     const type = request.headers['content-type'] ?? '';
-    const signature = request.headers['x-slack-signature'];
-    const stamp = request.headers['x-slack-request-timestamp'];
-    if (!type.startsWith('application/json') || typeof signature !== 'string') return undefined;
-    const signed = isValidSlackRequest({
-      signingSecret: options.signingSecret,
-      body: raw,
-      headers: { 'x-slack-signature': signature, 'x-slack-request-timestamp': Number(stamp) },
-    });
-    if (!signed) return undefined;
+    if (!type.startsWith('application/json') || !isSigned(request, raw)) return undefined;
     try {
       const body = JSON.parse(raw) as unknown;
       return typeof body === 'object' && body !== null && !Array.isArray(body)
@@ -76,13 +87,23 @@ export function createHttpReceiver(options: {
       return;
     }
     const body = signedBody(request, raw);
+    const form = options.forward && !body ? signedForm(request, raw) : undefined;
+    if (form && options.forward) {
+      await answerOnce(response, options.forward(form.type, form.body));
+      return;
+    }
     const recording = body ? options.intake(body) : undefined;
     if (!recording) {
       inner.requestListener(request, response);
       return;
     }
+    await answerOnce(response, recording);
+  };
+
+  /** 200 once `safe` resolves; 500 (Slack may send it again) when it fails. */
+  const answerOnce = async (response: ServerResponse, safe: Promise<void>): Promise<void> => {
     try {
-      await recording;
+      await safe;
       response.writeHead(200).end();
     } catch (error) {
       options.logger.error(
@@ -90,6 +111,32 @@ export function createHttpReceiver(options: {
         'slack event not acknowledged',
       );
       response.writeHead(500).end();
+    }
+  };
+
+  /** A correctly signed slash command or interaction (form-encoded), as Socket Mode gives it. */
+  const signedForm = (
+    request: IncomingMessage,
+    raw: string,
+  ): { type: 'slash_commands' | 'interactive'; body: Record<string, unknown> } | undefined => {
+    const type = request.headers['content-type'] ?? '';
+    if (!type.startsWith('application/x-www-form-urlencoded') || !isSigned(request, raw))
+      return undefined;
+    const params = new URLSearchParams(raw);
+    const payload = params.get('payload');
+    if (payload === null) {
+      return params.has('command')
+        ? { type: 'slash_commands', body: Object.fromEntries(params) }
+        : undefined;
+    }
+    try {
+      const body = JSON.parse(payload) as unknown;
+      return typeof body === 'object' && body !== null && !Array.isArray(body)
+        ? { type: 'interactive', body: body as Record<string, unknown> }
+        : undefined;
+    } catch {
+      // Malformed: Bolt answers it below.
+      return undefined;
     }
   };
 

@@ -114,6 +114,7 @@ export function createSlackSurface(options: {
         fleet && body['type'] === 'event_callback'
           ? fleet.takeSlack('events_api', body)
           : intake(body),
+      ...(fleet ? { forward: (type, body) => fleet.takeSlack(type, body) } : {}),
       logger,
       slackLogger,
     });

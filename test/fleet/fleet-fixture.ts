@@ -28,6 +28,7 @@ export async function fleetServe(
   name: string,
   nats: NatsServer,
   slack: FakeSlack,
+  env: Record<string, string> = {},
 ): Promise<ServeFixture> {
   return createServeFixture(
     () => ({
@@ -40,6 +41,7 @@ export async function fleetServe(
         SLACK_BOT_TOKEN: slack.identity.botToken,
         SLACK_APP_TOKEN: slack.identity.appToken,
         SLACK_API_URL: slack.apiUrl,
+        ...env,
       },
     },
   );

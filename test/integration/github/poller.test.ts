@@ -42,6 +42,7 @@ describe('createPoller against the fake GitHub with a real Octokit', () => {
       repos?: string[];
       skewMs?: number;
       log?: ReturnType<typeof captureLogger>;
+      lease?: (repo: string) => Promise<'held' | 'taken' | 'elsewhere'>;
     } = {},
   ) =>
     createPoller({
@@ -58,6 +59,7 @@ describe('createPoller against the fake GitHub with a real Octokit', () => {
       accept: async (comment) => void accepted.push(comment),
       logger: (options.log ?? captureLogger()).logger,
       now: () => clock + (options.skewMs ?? 0),
+      ...(options.lease ? { lease: options.lease } : {}),
     });
 
   const cursor = async (dir = path.join(root, 'github', 'poll')) =>
@@ -263,5 +265,32 @@ describe('createPoller against the fake GitHub with a real Octokit', () => {
     await watcher.stop();
     const calls = github.callsMatching('GET', listPath).length;
     expect(calls).toBe(1);
+  });
+
+  describe('in a fleet, with the repository lease (docs/design.md §21)', () => {
+    it('does not poll a repository whose lease another instance holds', async () => {
+      const asked: string[] = [];
+      await poller({ lease: async (repo) => (asked.push(repo), 'elsewhere') }).pollOnce();
+      expect(asked).toEqual(['octo/repo']);
+      expect(github.callsMatching('GET', listPath)).toEqual([]);
+    });
+
+    it('looks back over the lease TTL and two rounds when it just took the lease, never further', async () => {
+      github.addComment('octo', 'repo', 12, {
+        body: 'missed by the last holder',
+        user: octocat,
+        createdAt: '2024-05-01T09:59:10Z',
+      });
+      github.addComment('octo', 'repo', 12, {
+        body: 'long before',
+        user: octocat,
+        createdAt: '2024-05-01T09:00:00Z',
+      });
+      await poller({ lease: async () => 'taken' }).pollOnce();
+      // 30 s of TTL and two 30 s rounds back from 10:00:00.
+      const [call] = github.callsMatching('GET', listPath);
+      expect(call?.query['since']).toBe('2024-05-01T09:58:30.000Z');
+      expect(bodies()).toEqual(['missed by the last holder']);
+    });
   });
 });

@@ -51,6 +51,7 @@ describe('summarize', () => {
       orderOk: true,
       ackSamples: [10, 20, 30],
       roundAckP99s: [60, 240, 80],
+      boltRoundAckP99s: [50, 70, 60],
       unacked: 0,
       ackedPerS: 8_000,
       durationS: 15,
@@ -61,6 +62,8 @@ describe('summarize', () => {
       burst_rounds: 3,
       burst_ack_p99_ms: 80,
       burst_ack_p99_worst_ms: 240,
+      burst_bolt_ack_p99_ms: 60,
+      burst_ack_p99_bolt_ratio: 1.33,
     });
     expect(judgeTargets(figures)['burst_ack_p99']).toBe(true);
   });
@@ -78,6 +81,8 @@ describe('summarize', () => {
       'burst_order_ok',
       'burst_msgs_per_s',
       'burst_ack_p99_ms',
+      'burst_bolt_ack_p99_ms',
+      'burst_ack_p99_bolt_ratio',
       'webhook_per_s',
       'webhook_p99_ms',
       'webhook_judged',
@@ -106,7 +111,7 @@ describe('judgeTargets', () => {
     deliver_nosettle_p50_ratio: 1,
     burst_lost: 0,
     burst_order_ok: true,
-    burst_ack_p99_ms: 100,
+    burst_ack_p99_bolt_ratio: 1.5,
     webhook_per_s: 500,
     webhook_judged: 2_000,
     webhook_deliveries: 2_000,
@@ -115,6 +120,10 @@ describe('judgeTargets', () => {
     startup_ratio: 2,
     hooks_shim_p50_ratio: 2,
     real_say_p50_ratio: 1.5,
+    fleet_hop_p50_ratio: 1.5,
+    fleet_burst_lost: 0,
+    fleet_burst_order_ok: true,
+    fleet_burst_ack_p99_bolt_ratio: 3,
   };
 
   it('meets every target exactly at its limit', () => {
@@ -126,7 +135,8 @@ describe('judgeTargets', () => {
     ['deliver_path_p50', { deliver_nosettle_p50_ratio: 1.01 }],
     ['burst_lossless', { burst_lost: 1 }],
     ['burst_order', { burst_order_ok: false }],
-    ['burst_ack_p99', { burst_ack_p99_ms: 100.5 }],
+    ['burst_ack_p99', { burst_ack_p99_bolt_ratio: 1.51 }],
+    ['burst_ack_p99', { burst_ack_p99_bolt_ratio: null }],
     ['webhook_per_s', { webhook_per_s: 499 }],
     ['webhook_all_judged', { webhook_judged: 1_999 }],
     ['scale_rss', { scale_rss_mb: 120.1 }],
@@ -136,6 +146,10 @@ describe('judgeTargets', () => {
     ['scale_list', { scale_list_ratio: null }],
     ['hooks_p50', { hooks_shim_p50_ratio: 2.01 }],
     ['real_say_p50', { real_say_p50_ratio: 1.51 }],
+    ['fleet_hop', { fleet_hop_p50_ratio: 1.51 }],
+    ['fleet_burst_lossless', { fleet_burst_lost: 1 }],
+    ['fleet_burst_order', { fleet_burst_order_ok: false }],
+    ['fleet_burst_ack_p99', { fleet_burst_ack_p99_bolt_ratio: 3.01 }],
   ])('misses %s', (target, change) => {
     expect(judgeTargets({ ...passing, ...change })[target]).toBe(false);
   });
@@ -172,6 +186,16 @@ describe('formatReport', () => {
       /^deliver_p50\s+deliver_less_settle_p50_ratio = 9\.5\s+≤ 1\.0 × floor \+ submit_delay_ms\s+FAIL$/m,
     );
     expect(report).toMatch(/^burst_lossless\s+burst_lost = —\s+0 lost\s+PASS$/m);
+  });
+
+  it('says a target that could not be measured here is skipped, and why, instead of judging it', () => {
+    const fleetHop = targetSpecs.filter((spec) => spec.name === 'fleet_hop');
+    const report = formatReport({ fleet_hop_p50_ratio: null }, {}, fleetHop, {
+      fleet_hop: 'nats-server is not installed',
+    });
+    expect(report).toMatch(
+      /^fleet_hop\s+fleet_hop_p50_ratio = —\s+≤ 1\.5 × local\s+SKIPPED: nats-server is not installed$/m,
+    );
   });
 });
 
