@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createControlServer } from '../../../src/api/create-control-server.js';
 import { main } from '../../../src/cli/main.js';
-import { readVersion } from '../../../src/cli/read-version.js';
+import { readVersion } from '../../../src/cli/cli-io.js';
 import { loadConfig } from '../../../src/config/load-config.js';
 import type { DoctorReport } from '../../../src/doctor/format-doctor-report.js';
 import { silentLogger } from '../../../src/log/create-logger.js';

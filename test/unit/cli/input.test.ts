@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chooseTextSource, type TextSource } from '../../../src/cli/choose-text-source.js';
+import { chooseTextSource, type TextSource } from '../../../src/cli/input.js';
 
 describe('chooseTextSource', () => {
   it.each<[string, Parameters<typeof chooseTextSource>[0], TextSource['kind'], string?]>([

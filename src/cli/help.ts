@@ -1,5 +1,5 @@
+// The help and usage text, read from the command table (command-specs.ts).
 import { commandSpecs, globalFlags, type CommandSpec, type FlagSpec } from './command-specs.js';
-import { usageLines } from './usage-lines.js';
 
 const exitCodes = 'Exit codes: 0 ok, 1 refused, not found or not ok, 2 usage or config error.';
 const serveNote =
@@ -62,4 +62,29 @@ function flagLines(flags: readonly FlagSpec[]): string[] {
   });
   const width = Math.max(...labels.map((label) => label.length)) + 2;
   return flags.map((flag, index) => `  ${(labels[index] ?? '').padEnd(width)}${flag.help}`);
+}
+
+/**
+ * The synopsis shown under a usage error: the command's own line, a group's commands, or every
+ * command. Help for the topic is one `--help` away, and the last line says so.
+ */
+export function formatUsage(topic: string): string {
+  const spec = commandSpecs.find((entry) => entry.id === topic);
+  const lines = spec
+    ? usageLines(spec)
+    : [
+        'usage:',
+        ...commandSpecs
+          .filter((entry) => topic === '' || entry.id.startsWith(`${topic} `))
+          .map((entry) => `  the-loop ${entry.usage.split('\n')[0] ?? ''}`),
+      ];
+  const more = topic === '' ? 'the-loop --help' : `the-loop ${topic} --help`;
+  return [...lines, `(\`${more}\` says more)`].join('\n');
+}
+
+/** `usage: the-loop <synopsis>`, its continuation lines aligned under the first argument. */
+export function usageLines(spec: CommandSpec): string[] {
+  const [first = '', ...rest] = spec.usage.split('\n');
+  const indent = ' '.repeat(`usage: the-loop ${spec.id} `.length);
+  return [`usage: the-loop ${first}`, ...rest.map((line) => `${indent}${line.trim()}`)];
 }

@@ -1,3 +1,5 @@
+// The commands that set an instance up and need no running serve: init, config check, manifest
+// and doctor.
 import { access, appendFile, mkdir, readFile, realpath, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -6,9 +8,13 @@ import { findExecutable } from '../../harness/find-executable.js';
 import { buildInitConfig, initNextSteps, type InitChoices } from '../../init/build-init-config.js';
 import { parseGithubRemote } from '../../init/parse-github-remote.js';
 import { readGitOrigin, readGitTopLevel } from '../../init/read-git-origin.js';
-import type { CliIo } from '../cli-io.js';
+import { type CliIo, isInteractive, readVersion } from '../cli-io.js';
+import { formatConfigCheck } from '../../config/format-config.js';
+import { stringify } from 'yaml';
+import { buildSlackManifest } from '../../slack/build-slack-manifest.js';
+import { doctorReport, formatDoctorLines } from '../../doctor/format-doctor-report.js';
+import { runDoctor } from '../../doctor/run-doctor.js';
 import type { CommandHandler } from '../command-context.js';
-import { isInteractive } from '../is-interactive.js';
 
 /**
  * `the-loop init [--yes]` (docs/design.md §16): writes `<repository>/.the-loop/config.yaml` and a
@@ -110,3 +116,44 @@ async function exists(file: string): Promise<boolean> {
     () => false,
   );
 }
+
+/** `the-loop config check`: a refused config throws ConfigError, which main prints with exit 2. */
+export const runConfigCheck: CommandHandler = async (context) => {
+  const config = await context.loadConfig();
+  if (context.json) context.printJson(config);
+  else context.print(formatConfigCheck(config));
+  return 0;
+};
+
+/** `the-loop manifest`: YAML to paste into "Create New App → From a manifest" (or JSON). */
+export const runManifest: CommandHandler = async (context) => {
+  const config = await context.loadConfig();
+  const manifest = buildSlackManifest(config);
+  if (context.json) {
+    context.printJson(manifest);
+    return 0;
+  }
+  const who = config.instance.name === '' ? 'this instance' : `instance ${config.instance.name}`;
+  context.print(
+    `# Slack app manifest for ${who}.\n` +
+      '# Create the app at https://api.slack.com/apps → Create New App → From a manifest, then set\n' +
+      '# SLACK_BOT_TOKEN (xoxb-…) and an app-level SLACK_APP_TOKEN (xapp-…, scope connections:write).\n' +
+      stringify(manifest, { lineWidth: 0 }).trimEnd(),
+  );
+  return 0;
+};
+
+/** `the-loop doctor`: every check, one line each; exit 1 when any fails. Works without serve. */
+export const runDoctorCommand: CommandHandler = async (context) => {
+  const { io } = context;
+  const checks = await runDoctor({
+    configFile: context.configFile,
+    env: io.env,
+    cwd: io.cwd,
+    version: await readVersion(),
+  });
+  const report = doctorReport(checks);
+  if (context.json) context.printJson(report);
+  else context.print(formatDoctorLines(checks));
+  return report.ok ? 0 : 1;
+};

@@ -1,7 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import type { SignalSource } from '../../../src/cli/cli-io.js';
-import { waitForStop } from '../../../src/cli/wait-for-stop.js';
+import { type SignalSource, waitForStop } from '../../../src/cli/cli-io.js';
 
 describe('waitForStop', () => {
   it.each(['SIGINT', 'SIGTERM'] as const)(

@@ -1,13 +1,16 @@
+// `the-loop standing …`: list, get, create, delete, start, stop, restart and say.
 import { asLoopError } from '../../errors.js';
 import type { StandingView } from '../../standing/standing-types.js';
 import type { CommandContext, CommandHandler } from '../command-context.js';
-import { formatStandingList } from '../format-standing-list.js';
-import { formatStandingView } from '../format-standing-view.js';
+import { formatStandingList, formatStandingView } from '../format.js';
+import path from 'node:path';
+import { readLocalFile, chooseTextSource, readInputText } from '../input.js';
+import { standingTarget } from '../../refs.js';
+import { tmuxAttachCommand } from '../../tmux/attach-command.js';
+import { sayLine } from '../../delivery/first-answer.js';
+import { isInteractive } from '../cli-io.js';
 
-/**
- * The small `the-loop standing` verbs, each a call or two to serve's API (`create` and `say` read
- * input and have files of their own).
- */
+/** Every standing session, as serve lists it. */
 const listSessions = async (context: CommandContext): Promise<StandingView[]> =>
   (await context.loop()).standing.list();
 
@@ -106,3 +109,67 @@ export const runStandingStop: CommandHandler = onNameOrPicked(
 /** `the-loop standing restart NAME`. */
 export const runStandingRestart: CommandHandler = async (context) =>
   applyVerb(context, 'restart', [context.args['name'] ?? '']);
+
+/**
+ * `the-loop standing create NAME …`. The prompt file is read here and sent as text, and --cwd is
+ * made absolute against the directory the person is in: serve would otherwise read both relative
+ * to its own config, which is not what someone typing a path means.
+ */
+export const runStandingCreate: CommandHandler = async (context) => {
+  const prompt = context.stringFlag('prompt');
+  const promptFile = context.stringFlag('prompt-file');
+  if (prompt !== undefined && promptFile !== undefined) {
+    return context.usageError('give --prompt or --prompt-file, not both');
+  }
+  const cwd = context.stringFlag('cwd');
+  const body = {
+    name: context.args['name'] ?? '',
+    ...optional('harness', context.stringFlag('harness')),
+    ...optional('cwd', cwd === undefined ? undefined : path.resolve(context.io.cwd, cwd)),
+    ...optional(
+      'prompt',
+      promptFile === undefined
+        ? prompt
+        : await readLocalFile(context.io.cwd, promptFile, '--prompt-file'),
+    ),
+    ...optional('description', context.stringFlag('description')),
+    ...optional('slackChannel', context.stringFlag('slack-channel')),
+    ...(context.hasFlag('no-start') ? { start: false } : {}),
+    ...(context.hasFlag('no-auto-start') ? { autoStart: false } : {}),
+  };
+  const session = await (await context.loop()).standing.create(body);
+  if (context.json) {
+    context.printJson(session);
+    return 0;
+  }
+  const state = session.status === 'running' ? 'running' : 'not started';
+  context.print(
+    `created ${session.name}: ${state} (harness ${session.harness}, cwd ${session.cwd})`,
+  );
+  if (session.status === 'running') {
+    // The socket comes from the config, so the line reaches the server the session is on (§17).
+    const socket = (await context.loadConfig()).tmux.socket;
+    context.print(`attach: ${tmuxAttachCommand(standingTarget(session.name), socket)}`);
+  }
+  return 0;
+};
+
+function optional(key: string, value: string | undefined): Record<string, string> {
+  return value === undefined ? {} : { [key]: value };
+}
+
+/** `the-loop standing say NAME [TEXT | -]`: through the delivery core, framed as `[cli · $USER]`. */
+export const runStandingSay: CommandHandler = async (context) => {
+  const name = context.args['name'] ?? '';
+  const source = chooseTextSource({
+    text: context.args['text'],
+    stdinIsTerminal: isInteractive(context.io.stdin),
+  });
+  if (source.kind === 'usage-error') return context.usageError(source.message);
+  const text = await readInputText(source, context.io);
+  const actor = context.io.env['USER'] || 'operator';
+  const result = await (await context.loop()).standing.say(name, text, { actor });
+  if (context.json) context.printJson(result);
+  else context.print(sayLine(name, result));
+  return 0;
+};
