@@ -12,7 +12,7 @@ import { type CliIo, isInteractive, readVersion } from '../cli-io.js';
 import { formatConfigCheck } from '../../config/format-config.js';
 import { stringify } from 'yaml';
 import { buildSlackManifest } from '../../slack/build-slack-manifest.js';
-import { doctorReport, formatDoctorLines } from '../../doctor/format-doctor-report.js';
+import { doctorReport, formatDoctorLines } from '../../doctor/doctor-check.js';
 import { runDoctor } from '../../doctor/run-doctor.js';
 import type { CommandHandler } from '../command-context.js';
 

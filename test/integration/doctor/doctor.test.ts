@@ -7,7 +7,7 @@ import { createControlServer } from '../../../src/api/create-control-server.js';
 import { main } from '../../../src/cli/main.js';
 import { readVersion } from '../../../src/cli/cli-io.js';
 import { loadConfig } from '../../../src/config/load-config.js';
-import type { DoctorReport } from '../../../src/doctor/format-doctor-report.js';
+import type { DoctorReport } from '../../../src/doctor/doctor-check.js';
 import { silentLogger } from '../../../src/log/create-logger.js';
 import { buildSlackManifest } from '../../../src/slack/build-slack-manifest.js';
 import { startFakeGithub, type FakeGithub } from '../../fakes/fake-github/start-fake-github.js';

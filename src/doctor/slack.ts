@@ -1,5 +1,53 @@
+// Slack (docs/design.md §16): probe the tokens with auth.test and apps.connections.open, then check
+// the answers, the scopes and the token or secret the mode needs.
+import type { Config } from '../config/types.js';
+import { buildSlackManifest } from '../slack/build-slack-manifest.js';
+import { probeWeb, type SurfaceDeps, bodyField, slackOk, type WebProbe } from './web-probe.js';
 import { fail, ok, warn, type DoctorCheck } from './doctor-check.js';
-import { bodyField, slackOk, type WebProbe } from './web-probe.js';
+
+const slackDefaultApi = 'https://slack.com/api/';
+
+/** auth.test and apps.connections.open, each with the one token Slack wants for it. */
+export async function gatherSlackFacts(config: Config, deps: SurfaceDeps): Promise<SlackFacts> {
+  const { env } = deps;
+  const apiUrl = withSlash(env['SLACK_API_URL'] || slackDefaultApi);
+  const botToken = env['SLACK_BOT_TOKEN'] ?? '';
+  const appToken = env['SLACK_APP_TOKEN'] ?? '';
+  const call = (method: string, token: string) =>
+    probeWeb(
+      {
+        method: 'POST',
+        url: `${apiUrl}${method}`,
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        body: '',
+      },
+      deps.fetch ? { fetch: deps.fetch } : {},
+    );
+  const active = config.slack.enabled && botToken !== '';
+  const socket = active && config.slack.mode === 'socket' && appToken !== '';
+  const [authTest, connectionsOpen] = await Promise.all([
+    active ? call('auth.test', botToken) : undefined,
+    socket ? call('apps.connections.open', appToken) : undefined,
+  ]);
+  return {
+    enabled: config.slack.enabled,
+    mode: config.slack.mode,
+    apiUrl,
+    hasBotToken: botToken !== '',
+    hasAppToken: appToken !== '',
+    hasSigningSecret: (env['SLACK_SIGNING_SECRET'] ?? '') !== '',
+    wantedScopes: buildSlackManifest(config).oauth_config.scopes.bot,
+    ...(authTest ? { authTest } : {}),
+    ...(connectionsOpen ? { connectionsOpen } : {}),
+  };
+}
+
+function withSlash(url: string): string {
+  return url.endsWith('/') ? url : `${url}/`;
+}
 
 export interface SlackFacts {
   readonly enabled: boolean;

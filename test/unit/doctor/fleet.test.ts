@@ -2,8 +2,12 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config/load-config.js';
-import { checkFleet, type FleetFacts } from '../../../src/doctor/check-fleet.js';
-import { gatherFleetFacts, withoutUserInfo } from '../../../src/doctor/gather-fleet-facts.js';
+import {
+  checkFleet,
+  type FleetFacts,
+  gatherFleetFacts,
+  withoutUserInfo,
+} from '../../../src/doctor/fleet.js';
 
 describe('checkFleet', () => {
   it.each([
@@ -68,7 +72,7 @@ async function staticImports(from: string, seen = new Set<string>()): Promise<Se
 describe('doctor without a fleet', () => {
   it('does not load NATS at import time: only a fleet block imports it (docs/design.md §21)', async () => {
     const loaded = [...(await staticImports(path.resolve('src/doctor/run-doctor.ts')))];
-    expect(loaded.some((file) => file.endsWith(path.join('doctor', 'check-slack.ts')))).toBe(true);
+    expect(loaded.some((file) => file.endsWith(path.join('doctor', 'slack.ts')))).toBe(true);
     expect(loaded.filter((spec) => spec.startsWith('@nats-io'))).toEqual([]);
     expect(loaded.filter((file) => file.includes(path.join('src', 'fleet')))).toEqual([]);
   });

@@ -1,5 +1,54 @@
+// GitHub (docs/design.md §16): probe the token and each configured repository, then check the
+// answers and the webhook settings.
+import type { Config } from '../config/types.js';
+import { decideGithub } from '../github/decide-github.js';
+import { probeWeb, type SurfaceDeps, bodyField, type WebProbe } from './web-probe.js';
 import { fail, ok, warn, type DoctorCheck } from './doctor-check.js';
-import { bodyField, type WebProbe } from './web-probe.js';
+
+const githubDefaultApi = 'https://api.github.com';
+
+/** GET /user, then GET /repos/{owner}/{repo} for each configured repository once the token works. */
+export async function gatherGithubFacts(config: Config, deps: SurfaceDeps): Promise<GithubFacts> {
+  const { env } = deps;
+  const apiUrl = (env['GITHUB_API_URL'] || githubDefaultApi).replace(/\/+$/, '');
+  const token = env['GITHUB_TOKEN'] ?? '';
+  const webhook = webhookFacts(config, env);
+  const repos = config.github.repos.map((entry) => entry.repo);
+  if (token === '')
+    return { apiUrl, hasToken: false, repos: repos.map((repo) => ({ repo })), webhook };
+  const get = (apiPath: string) =>
+    probeWeb(
+      {
+        method: 'GET',
+        url: `${apiUrl}${apiPath}`,
+        headers: {
+          authorization: `Bearer ${token}`,
+          accept: 'application/vnd.github+json',
+          'x-github-api-version': '2022-11-28',
+          'user-agent': deps.userAgent,
+        },
+      },
+      deps.fetch ? { fetch: deps.fetch } : {},
+    );
+  const user = await get('/user');
+  const works = (user.kind === 'answered' && user.status === 200) || isAppToken(user);
+  const probes = await Promise.all(
+    repos.map(async (repo) => ({ repo, ...(works ? { probe: await get(`/repos/${repo}`) } : {}) })),
+  );
+  return { apiUrl, hasToken: true, user, repos: probes, webhook };
+}
+
+function webhookFacts(config: Config, env: NodeJS.ProcessEnv): WebhookFacts {
+  const decision = decideGithub(config, env);
+  const secret = decision.on ? decision.plan.webhookSecret : undefined;
+  return {
+    state: secret === undefined ? 'off' : secret === '' ? 'unsigned' : 'signed',
+    secretLength: secret?.length ?? 0,
+    url: `http://${config.http.host}:${config.http.port}${config.github.webhook.path}`,
+    poll: config.github.poll.enabled,
+    pollSeconds: config.github.poll.intervalSeconds,
+  };
+}
 
 export interface GithubFacts {
   readonly apiUrl: string;

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { checkClaudeVersion } from '../../../src/doctor/check-claude-version.js';
+import {
+  checkNodeVersion,
+  checkTmuxVersion,
+  checkClaudeVersion,
+} from '../../../src/doctor/versions.js';
 import {
   CLAUDE_NEWEST_TESTED,
   CLAUDE_OLDEST_TESTED,
@@ -7,6 +11,43 @@ import {
   compareVersions,
   parseClaudeVersion,
 } from '../../../src/harness/claude-versions.js';
+
+describe('checkNodeVersion', () => {
+  it.each([
+    ['20.19.0', '>=20.19', 'ok'],
+    ['20.20.2', '>=20.19', 'ok'],
+    ['v22.1.0', '>=20.19', 'ok'],
+    ['20.18.3', '>=20.19', 'fail'],
+    ['18.20.0', '>=20.19', 'fail'],
+    ['20.19.0', '^20.19 || >=22', 'warn'],
+  ] as const)('Node %s against %s → %s', (version, required, status) => {
+    const check = checkNodeVersion({ version, required });
+    expect(check.status).toBe(status);
+    expect(check.id).toBe('node');
+    if (status !== 'ok') expect(check.remedy).not.toBe('');
+  });
+});
+
+describe('checkTmuxVersion', () => {
+  it.each([
+    [{ output: 'tmux 3.4\n' }, 'ok'],
+    [{ output: 'tmux 3.5a' }, 'ok'],
+    [{ output: 'tmux next-3.6' }, 'ok'],
+    [{ output: 'tmux master' }, 'ok'],
+    [{ output: 'tmux 3.3a' }, 'warn'],
+    [{ output: 'tmux 2.9' }, 'warn'],
+    [{ error: 'tmux is not on PATH' }, 'fail'],
+  ] as const)('%j → %s', (facts, status) => {
+    expect(checkTmuxVersion(facts).status).toBe(status);
+  });
+
+  it('below 3.4 names the dead-pane crash and that the-loop guards against it', () => {
+    const check = checkTmuxVersion({ output: 'tmux 3.3a' });
+    expect(check.message).toContain('crashes its whole server');
+    expect(check.message).toContain('dead pane');
+    expect(check.message).toContain('the-loop guards against it');
+  });
+});
 
 describe('the Claude Code version line of doctor (docs/design.md §23)', () => {
   it('the tested range runs from 2.1.197 to 2.1.332, oldest first', () => {

@@ -1,3 +1,5 @@
+// The sessions the state knows of: their harness commands, their working folders, and whether
+// their hooks settings are stale.
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config/types.js';
@@ -6,9 +8,8 @@ import { needsRestart } from '../harness/needs-restart.js';
 import { isStandingRecord } from '../standing/is-standing-record.js';
 import type { StandingRecord, StandingSource } from '../standing/standing-types.js';
 import { statePaths } from '../state/state-paths.js';
-import type { HarnessFacts } from './check-harnesses.js';
-import type { SessionCwdFacts } from './check-session-cwds.js';
 import { parseJsonOrUndefined } from '../text/parse-json-or-undefined.js';
+import { fail, ok, warn, type DoctorCheck } from './doctor-check.js';
 
 interface KnownSession {
   readonly name: string;
@@ -105,5 +106,80 @@ export async function gatherCwdFacts(
       );
       return { name: session.name, source: session.source, cwd: session.cwd, kind };
     }),
+  );
+}
+
+export interface HarnessFacts {
+  readonly name: string;
+  readonly command: string;
+  /** Where the program was found; undefined when it is not there. */
+  readonly foundAt?: string;
+  /** Who relies on it: `defaults.harness`, `standing session demo`, … */
+  readonly usedBy: readonly string[];
+}
+
+/**
+ * One line per configured harness. A missing program fails only when something would start it:
+ * the built-in `claude` harness missing on a machine that runs only shells is worth a warning.
+ */
+export function checkHarnesses(harnesses: readonly HarnessFacts[]): DoctorCheck[] {
+  return harnesses.map((harness) => {
+    const id = `harness:${harness.name}`;
+    if (harness.foundAt !== undefined) return ok(id, `${harness.command} is ${harness.foundAt}`);
+    const missing = `${harness.command} is not on PATH`;
+    if (harness.usedBy.length === 0) {
+      return warn(
+        id,
+        `${missing} (nothing uses this harness)`,
+        `install it before a session uses harness ${harness.name}`,
+      );
+    }
+    return fail(
+      id,
+      `${missing}, and ${harness.usedBy.join(', ')} uses it`,
+      `install ${harness.command}, put it on PATH, or point harnesses.${harness.name}.command at it`,
+    );
+  });
+}
+
+export interface SessionCwdFacts {
+  readonly name: string;
+  readonly source: StandingSource;
+  readonly cwd: string;
+  readonly kind: 'directory' | 'missing' | 'not-directory';
+}
+
+/** A standing session whose folder is gone cannot start; say which and how to fix it. */
+export function checkSessionCwds(sessions: readonly SessionCwdFacts[]): DoctorCheck[] {
+  if (sessions.length === 0) return [ok('cwd', 'no standing sessions to check')];
+  return sessions.map((session) => {
+    const id = `cwd:${session.name}`;
+    if (session.kind === 'directory') return ok(id, `${session.name} runs in ${session.cwd}`);
+    const what = session.kind === 'missing' ? 'does not exist' : 'is not a folder';
+    const remedy =
+      session.source === 'declared'
+        ? `create ${session.cwd} or change the cwd of standing session ${session.name} in the config`
+        : `create ${session.cwd}, or \`the-loop standing delete ${session.name}\` and create it again`;
+    return fail(
+      id,
+      `the folder of standing session ${session.name}, ${session.cwd}, ${what}`,
+      remedy,
+    );
+  });
+}
+
+/**
+ * Running standing sessions started with hooks this the-loop no longer installs (an upgrade, a new
+ * hook row): their agents still call the old commands, so replies, progress or permission requests
+ * may not reach serve until each is restarted.
+ */
+export function checkSessionHooks(stale: readonly string[]): DoctorCheck {
+  if (stale.length === 0) return ok('hooks', 'every running session runs the current hooks');
+  const names = stale.map((name) => `\`${name}\``).join(', ');
+  const first = stale[0] ?? '';
+  return warn(
+    'hooks',
+    `${stale.length} running session(s) use hooks an older the-loop installed: ${names}`,
+    `restart each, e.g. \`the-loop standing restart ${first}\` (its conversation is resumed)`,
   );
 }
