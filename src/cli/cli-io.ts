@@ -2,6 +2,7 @@
 // small reads of them: is this a terminal, the first stop signal, the package version.
 import type { Readable } from 'node:stream';
 import { readFile } from 'node:fs/promises';
+import { isRecord } from '../guards.js';
 
 /** Anything that takes text: process.stdout, a pino destination, a test's recorder. */
 export interface TextSink {
@@ -80,9 +81,6 @@ export function waitForStop(
 export async function readVersion(): Promise<string> {
   const text = await readFile(new URL('../../package.json', import.meta.url), 'utf8');
   const parsed: unknown = JSON.parse(text);
-  const version =
-    typeof parsed === 'object' && parsed !== null
-      ? (parsed as Record<string, unknown>)['version']
-      : undefined;
+  const version = isRecord(parsed) ? parsed['version'] : undefined;
   return typeof version === 'string' ? version : 'unknown';
 }

@@ -1,4 +1,5 @@
 import type { StreamText } from './read-stream-text.js';
+import { isRecord } from '../guards.js';
 
 /** How long a hook waits for serve when the settings name no wait: a quick hook's budget. */
 export const defaultHookWaitMs = 700;
@@ -12,9 +13,7 @@ export function hookPayload(read: StreamText): Record<string, unknown> {
   if (read.ending !== 'end') return {};
   try {
     const value: unknown = JSON.parse(read.text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : {};
+    return isRecord(value) ? value : {};
   } catch (error) {
     if (error instanceof SyntaxError) return {};
     throw error;

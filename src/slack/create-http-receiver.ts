@@ -10,6 +10,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import type { Logger } from '../log/create-logger.js';
 import { isSlackTimestampCurrent } from './check-slack-timestamp.js';
 import type { SlackIntake } from './create-socket-receiver.js';
+import { isRecord } from '../guards.js';
 
 /**
  * HTTP mode: the-loop's shared http listener serves it at `/slack/events`. A signed Events API

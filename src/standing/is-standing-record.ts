@@ -1,9 +1,10 @@
 import { isValidName } from '../refs.js';
 import type { StandingRecord } from './standing-types.js';
+import { isRecord } from '../guards.js';
 
 /** Shape check for records read from disk; a file that fails it is skipped as corrupt. */
 export function isStandingRecord(value: unknown): value is StandingRecord {
-  if (!isObject(value)) return false;
+  if (!isRecord(value)) return false;
   const definition = value['definition'];
   return (
     value['version'] === 1 &&
@@ -16,19 +17,15 @@ export function isStandingRecord(value: unknown): value is StandingRecord {
     typeof value['createdAt'] === 'string' &&
     optionalString(value['conversationId']) &&
     optionalString(value['sessionToken']) &&
-    isObject(definition) &&
+    isRecord(definition) &&
     definition['name'] === value['name'] &&
     typeof definition['harness'] === 'string' &&
     typeof definition['cwd'] === 'string' &&
     typeof definition['description'] === 'string' &&
     typeof definition['autoStart'] === 'boolean' &&
     Array.isArray(definition['args']) &&
-    (definition['slack'] === false || isObject(definition['slack']))
+    (definition['slack'] === false || isRecord(definition['slack']))
   );
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function optionalString(value: unknown): boolean {
