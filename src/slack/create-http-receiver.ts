@@ -52,9 +52,7 @@ export function createHttpReceiver(options: {
     if (!signed) return undefined;
     try {
       const body = JSON.parse(raw) as unknown;
-      return typeof body === 'object' && body !== null && !Array.isArray(body)
-        ? (body as Record<string, unknown>)
-        : undefined;
+      return isRecord(body) ? body : undefined;
     } catch {
       // Malformed JSON: Bolt answers it (400) below.
       return undefined;

@@ -1,7 +1,7 @@
 import type { App, ReceiverEvent } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from '../log/create-logger.js';
-import { callSlack } from './call-slack.js';
+import { threadSay } from './call-slack.js';
 import type { SlackIntake } from './create-socket-receiver.js';
 import type { ThreadBindings } from './thread-bindings.js';
 import type { DedupeLedger } from '../state/create-dedupe-ledger.js';
@@ -55,11 +55,7 @@ export function createSlackFleetTarget(options: {
       } as ReceiverEvent);
     },
     async notice(channel, threadTs, text) {
-      await callSlack(
-        'chat.postMessage',
-        () => client.chat.postMessage({ channel, thread_ts: threadTs, text }),
-        { logger, maxAttempts: 3 },
-      );
+      await threadSay(client, { channel, threadTs }, { logger, maxAttempts: 3 })(text);
     },
   };
 }

@@ -3,7 +3,7 @@ import type { WebClient } from '@slack/web-api';
 import type { DeliveryCore } from '../delivery/create-delivery-core.js';
 import { asLoopError } from '../errors.js';
 import type { Logger } from '../log/create-logger.js';
-import { callSlack } from './call-slack.js';
+import { callSlack, threadSay } from './call-slack.js';
 import type { SlackNames } from './create-slack-names.js';
 import type { SlackInboxMessage } from './slack-inbox-message.js';
 import { parseThreadCommand } from './commands/parse-thread-command.js';
@@ -74,12 +74,11 @@ export function createThreadHandler(options: ThreadHandlerOptions) {
   const unreact = reaction('reactions.remove', 'reaction not removed');
 
   const reply = (message: SlackInboxMessage, text: string): Promise<void> =>
-    callSlack(
-      'chat.postMessage',
-      () =>
-        client.chat.postMessage({ channel: message.channel, thread_ts: message.threadTs, text }),
+    threadSay(
+      client,
+      message,
       quiet,
-    )
+    )(text)
       .then(() => undefined)
       .catch((error: unknown) => {
         logger.warn(
