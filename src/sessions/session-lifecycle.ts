@@ -77,6 +77,8 @@ export interface SessionLifecycleOptions<R extends LifecycleRecord> extends Sess
   readonly clock: () => Date;
   /** One lock per ref, shared with the delivery core: see `run`. */
   readonly lock?: KeyedQueue;
+  /** Told once a session is recorded as exited (after the lock is released): the kind's observers. */
+  readonly onExited?: (session: LifecycleSession, status: number | undefined) => void;
 }
 
 /**
@@ -92,13 +94,16 @@ export interface SessionLifecycle<R extends LifecycleRecord> {
     plan: StartPlan<R>,
   ): Promise<{ outcome: StartOutcome; record?: R }>;
   stop(session: LifecycleSession): Promise<StopOutcome>;
-  /** Records the session as exited (takes the lock); the exit status, or undefined if it was not. */
+  /**
+   * Records the session as exited (takes the lock) and tells `onExited`; the exit status, or
+   * undefined if it had not exited (stopped, started again, or not ours).
+   */
   markExited(
     session: LifecycleSession,
     exitStatus: number | undefined,
   ): Promise<{ status: number | undefined } | undefined>;
-  /** Running sessions whose pane this listing shows dead. */
-  exitsIn(listing: SessionListing): Promise<Array<{ session: LifecycleSession; status?: number }>>;
+  /** Marks every running session whose pane this listing shows dead as exited. */
+  noticeExits(listing: SessionListing): Promise<void>;
   hasRunning(): Promise<boolean>;
   /** The session a record's token speaks for, while that session really runs in tmux. */
   sessionForToken(token: string): Promise<LifecycleSession | undefined>;
@@ -155,7 +160,7 @@ export function createSessionLifecycle<R extends LifecycleRecord>(
       ? new LoopError('tmux_unavailable', messages.tmuxUnknown(session))
       : new LoopError('foreign_session', messages[reason](session));
 
-  return {
+  const lifecycle: SessionLifecycle<R> = {
     run: (ref, task) => lock.run(ref, task),
 
     async start(session, plan) {
@@ -248,7 +253,7 @@ export function createSessionLifecycle<R extends LifecycleRecord>(
     },
 
     async markExited(session, exitStatus) {
-      return lock.run(session.ref, async () => {
+      const exited = await lock.run(session.ref, async () => {
         const record = await store.read(session.key);
         if (record?.status !== 'running') return undefined;
         // The pane may have been started again since the listing that saw it dead.
@@ -268,16 +273,18 @@ export function createSessionLifecycle<R extends LifecycleRecord>(
         events.record('session.exited', { ref: session.ref, exitStatus: status });
         return { status };
       });
+      if (exited) options.onExited?.(session, exited.status);
+      return exited;
     },
 
-    async exitsIn(listing) {
+    async noticeExits(listing) {
       const running = (await store.list()).filter((entry) => entry.value.status === 'running');
-      return running.flatMap(({ key, value }) => {
+      const exits = running.flatMap(({ key, value }) => {
         const session = options.sessionOf(key, value);
         const info = paneInfoFor(listing, session.tmuxName, owner);
-        if (info.state !== 'dead') return [];
-        return [{ session, ...(info.deadStatus === undefined ? {} : { status: info.deadStatus }) }];
+        return info.state === 'dead' ? [{ session, status: info.deadStatus }] : [];
       });
+      await Promise.all(exits.map(({ session, status }) => lifecycle.markExited(session, status)));
     },
 
     async hasRunning() {
@@ -297,4 +304,5 @@ export function createSessionLifecycle<R extends LifecycleRecord>(
       return info.state === 'live' && info.owner === owner ? session : undefined;
     },
   };
+  return lifecycle;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isPathInside } from '../../../src/standing/is-path-inside.js';
+import { isPathInside } from '../../../src/standing/start-plan.js';
 import { resolveDefinitions } from '../../../src/standing/resolve-definitions.js';
 import { toStandingView } from '../../../src/standing/to-standing-view.js';
 import { isStandingRecord } from '../../../src/standing/is-standing-record.js';
