@@ -2,11 +2,7 @@ import { createKeyedQueue, type KeyedQueue } from '../concurrency/keyed-queue.js
 import type { AgentStates } from '../delivery/agent-states.js';
 import type { EventSink } from '../delivery/create-delivery-core.js';
 import { LoopError, asLoopError, errnoCode } from '../errors.js';
-import type {
-  SessionStarter,
-  StartSpec,
-  StartedSession,
-} from '../sessions/create-session-starter.js';
+import type { SessionStarter, StartSpec, StartedSession } from './create-session-starter.js';
 import type { SessionTokens } from './session-tokens.js';
 import type { RecordStore } from '../state/record-store.js';
 import { paneInfoFor } from '../tmux/pane-state-for.js';
@@ -60,7 +56,8 @@ export interface SessionParts {
   readonly driver: TmuxDriver;
   readonly starter: SessionStarter;
   readonly tokens: SessionTokens;
-  readonly readiness: AgentStates;
+  /** What each agent is doing (docs/design.md §13): forgotten at stop, told of an exit. */
+  readonly states: AgentStates;
   readonly events: EventSink;
   /** The instance id written to `@the-loop-owner`. */
   readonly owner: string;
@@ -112,7 +109,7 @@ export interface SessionLifecycle<R extends LifecycleRecord> {
 export function createSessionLifecycle<R extends LifecycleRecord>(
   options: SessionLifecycleOptions<R>,
 ): SessionLifecycle<R> {
-  const { kind, store, messages, driver, starter, tokens, readiness, events, owner } = options;
+  const { kind, store, messages, driver, starter, tokens, states, events, owner } = options;
   const lock = options.lock ?? createKeyedQueue();
   const now = (): string => options.clock().toISOString();
 
@@ -148,7 +145,7 @@ export function createSessionLifecycle<R extends LifecycleRecord>(
     await driver.clearDead(session.tmuxName, owner).catch((error: unknown) => {
       events.record(`${kind}.undo_failed`, { ...session.fields, code: asLoopError(error).code });
     });
-    readiness.forget(session.tmuxName);
+    states.forget(session.tmuxName);
     tokens.revoke(session.ref);
   };
 
@@ -232,7 +229,7 @@ export function createSessionLifecycle<R extends LifecycleRecord>(
           .catch(failedAs(`${kind}.stop_failed`, session));
       }
       // The session is gone: its token stops working now, whatever the record write below does.
-      readiness.forget(session.tmuxName);
+      states.forget(session.tmuxName);
       tokens.revoke(session.ref);
       const wasRunning = info.state === 'live' || record?.status === 'running';
       if (record) {
@@ -260,7 +257,7 @@ export function createSessionLifecycle<R extends LifecycleRecord>(
         const info = await driver.probe(session.tmuxName);
         if (info.state !== 'dead' || info.owner !== owner) return undefined;
         const status = info.deadStatus ?? exitStatus;
-        readiness.signal(session.tmuxName, 'exit', session.ref);
+        states.signal(session.tmuxName, 'exit', session.ref);
         tokens.revoke(session.ref);
         await store.write(
           session.key,

@@ -101,7 +101,7 @@ export interface StandingService {
 }
 
 export function createStandingService(options: StandingServiceOptions): StandingService {
-  const { config, store, driver, starter, delivery, readiness, events, owner } = options;
+  const { config, store, driver, starter, delivery, states, events, owner } = options;
   const clock = options.clock ?? (() => new Date());
   const locks = options.lifecycle ?? createKeyedQueue();
 
@@ -118,7 +118,7 @@ export function createStandingService(options: StandingServiceOptions): Standing
       record,
       info.owner === owner || info.state === 'absent' ? info : { state: 'unknown' },
       config.slack.channel,
-      readiness.state(standingTarget(resolved.definition.name)),
+      states.state(standingTarget(resolved.definition.name)),
     );
   };
 
@@ -155,7 +155,7 @@ export function createStandingService(options: StandingServiceOptions): Standing
     driver,
     starter,
     tokens: options.tokens,
-    readiness,
+    states,
     events,
     owner,
     stopGraceMs: options.stopGraceMs,
@@ -222,7 +222,7 @@ export function createStandingService(options: StandingServiceOptions): Standing
           resolved.record,
           info,
           config.slack.channel,
-          readiness.state(standingTarget(resolved.definition.name)),
+          states.state(standingTarget(resolved.definition.name)),
         );
       });
     },
@@ -365,7 +365,7 @@ export function createStandingService(options: StandingServiceOptions): Standing
       const harness = config.harnesses[resolved.definition.harness];
       await driver.sendKeys(standingTarget(name), owner, [harness?.interruptKey ?? 'C-c']);
       // The turn is over: Claude Code sends no Stop for an interrupted one.
-      readiness.signal(standingTarget(name), 'stop', standingRef(name));
+      states.signal(standingTarget(name), 'stop', standingRef(name));
     },
 
     async recordSlackThread(name, binding) {

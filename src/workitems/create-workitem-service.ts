@@ -89,7 +89,7 @@ export function createWorkItemService(
     driver,
     starter: options.starter,
     tokens: options.tokens,
-    readiness: options.readiness,
+    states: options.states,
     events: options.events,
     owner,
     stopGraceMs: options.stopGraceMs,
@@ -176,7 +176,7 @@ export function createWorkItemService(
           // As a standing session's (docs/design.md §13): null when it is not running.
           agentState:
             shown.status === 'running'
-              ? (options.readiness.state(workItemTarget(record.item)) ?? 'idle')
+              ? (options.states.state(workItemTarget(record.item)) ?? 'idle')
               : shown.status === 'exited'
                 ? 'exited'
                 : null,
