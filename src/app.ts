@@ -50,7 +50,7 @@ import {
   type StandingObserver,
 } from './standing/create-standing-service.js';
 import { createStandingResolver } from './standing/create-standing-resolver.js';
-import { isStandingRecord } from './standing/is-standing-record.js';
+import { isStandingRecord } from './standing/standing-types.js';
 import { openCachedRecordStore } from './state/cached-record-store.js';
 import { createDedupeLedger } from './state/create-dedupe-ledger.js';
 import { createDedupePruner } from './state/create-dedupe-pruner.js';

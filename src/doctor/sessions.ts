@@ -5,8 +5,11 @@ import path from 'node:path';
 import type { Config } from '../config/types.js';
 import { findExecutable } from '../harness/find-executable.js';
 import { needsRestart } from '../harness/needs-restart.js';
-import { isStandingRecord } from '../standing/is-standing-record.js';
-import type { StandingRecord, StandingSource } from '../standing/standing-types.js';
+import {
+  isStandingRecord,
+  type StandingRecord,
+  type StandingSource,
+} from '../standing/standing-types.js';
 import { statePaths } from '../state/state-paths.js';
 import { parseJsonOrUndefined } from '../text/parse-json-or-undefined.js';
 import { fail, ok, warn, type DoctorCheck } from './doctor-check.js';

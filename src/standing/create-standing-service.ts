@@ -23,14 +23,14 @@ import {
   type ResolvedStanding,
 } from './resolve-definitions.js';
 import { standingMessages } from './standing-messages.js';
-import type {
-  SlackBinding,
-  StandingDefinition,
-  StandingRecord,
-  StandingView,
-  StartOutcome,
+import {
+  type SlackBinding,
+  type StandingDefinition,
+  type StandingRecord,
+  type StandingView,
+  type StartOutcome,
+  toStandingView,
 } from './standing-types.js';
-import { toStandingView } from './to-standing-view.js';
 import { validateCreate, type CreateInput } from './validate-create.js';
 
 export interface StandingServiceOptions extends SessionParts {

@@ -18,7 +18,7 @@ import {
   type StandingService,
 } from '../../../src/standing/create-standing-service.js';
 import { createStandingResolver } from '../../../src/standing/create-standing-resolver.js';
-import { isStandingRecord } from '../../../src/standing/is-standing-record.js';
+import { isStandingRecord } from '../../../src/standing/standing-types.js';
 import { createMemoryEventLog, type MemoryEventLog } from '../../helpers/memory-event-log.js';
 import { createRecordStore } from '../../../src/state/record-store.js';
 import { createFakeTmuxDriver, type FakeTmuxDriver } from '../../fakes/fake-tmux-driver.js';
