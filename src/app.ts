@@ -36,7 +36,7 @@ import { startDialogNotices } from './replies/start-dialog-notice.js';
 import { createExitWatcher } from './sessions/create-exit-watcher.js';
 import { createSessionDirectory } from './sessions/create-session-directory.js';
 import { createObserverSet } from './sessions/observer-set.js';
-import { openSessionStarter } from './sessions/open-session-starter.js';
+import { createServeSessionStarter } from './sessions/create-session-starter.js';
 import { claudeProjectsDir } from './harness/read-transcript-tail.js';
 import { filesRoot } from './slack/files/session-files-dir.js';
 import { sessionFilesKeeper } from './slack/files/session-files-keeper.js';
@@ -49,7 +49,7 @@ import {
   type StandingObserver,
 } from './standing/create-standing-service.js';
 import { createStandingResolver } from './standing/create-standing-resolver.js';
-import { isStandingRecord } from './standing/is-standing-record.js';
+import { isStandingRecord } from './standing/standing-types.js';
 import { openCachedRecordStore } from './state/cached-record-store.js';
 import { createDedupeLedger, createDedupePruner } from './intake/dedupe-ledger.js';
 import { openState } from './state/open-state.js';
@@ -121,7 +121,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       void (name ? standing.markExited(name, exitStatus) : workItems.markExited(ref, exitStatus));
     },
   });
-  const { tokens, starter } = openSessionStarter({
+  const { tokens, starter } = createServeSessionStarter({
     config,
     env,
     loopCommand: options.loopCommand,
@@ -138,7 +138,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   const files = sessionFilesKeeper(paths.root, logger);
   const observers = createObserverSet<StandingObserver & WorkItemObserver>([files.observer]);
-  const shared = { config, driver, starter, tokens, readiness, events, owner, lifecycle };
+  const shared = { config, driver, starter, tokens, states: readiness, events, owner, lifecycle };
   const fleet = await loadFleet({
     fleet: config.fleet,
     name: config.instance.name,

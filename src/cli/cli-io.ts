@@ -1,4 +1,8 @@
+// The CLI's effects (streams, env, signals, exit), passed in so tests run it in-process, and the
+// small reads of them: is this a terminal, the first stop signal, the package version.
 import type { Readable } from 'node:stream';
+import { readFile } from 'node:fs/promises';
+import { isRecord } from '../guards.js';
 
 /** Anything that takes text: process.stdout, a pino destination, a test's recorder. */
 export interface TextSink {
@@ -41,4 +45,42 @@ export function processIo(): CliIo {
     signals: process,
     exit: (code) => process.exit(code),
   };
+}
+
+/** A person at a terminal: then a missing TEXT is a mistake, not "read stdin". */
+export function isInteractive(stream: Readable): boolean {
+  return (stream as { isTTY?: boolean }).isTTY === true;
+}
+
+const stopSignals: readonly StopSignal[] = ['SIGINT', 'SIGTERM'];
+
+/**
+ * Resolves with the first SIGINT or SIGTERM, or with undefined once `cancel` aborts; either way it
+ * stops listening, so no handler of ours outlives the wait.
+ */
+export function waitForStop(
+  signals: SignalSource,
+  cancel?: AbortSignal,
+): Promise<StopSignal | undefined> {
+  return new Promise((resolve) => {
+    const handlers = new Map<StopSignal, () => void>();
+    const finish = (signal: StopSignal | undefined): void => {
+      for (const [each, handler] of handlers) signals.off(each, handler);
+      cancel?.removeEventListener('abort', onAbort);
+      resolve(signal);
+    };
+    const onAbort = (): void => finish(undefined);
+    for (const signal of stopSignals) handlers.set(signal, () => finish(signal));
+    for (const [signal, handler] of handlers) signals.once(signal, handler);
+    if (cancel?.aborted) finish(undefined);
+    else cancel?.addEventListener('abort', onAbort);
+  });
+}
+
+/** The package version, from the package.json two folders above this file (dist/cli/ or src/cli/). */
+export async function readVersion(): Promise<string> {
+  const text = await readFile(new URL('../../package.json', import.meta.url), 'utf8');
+  const parsed: unknown = JSON.parse(text);
+  const version = isRecord(parsed) ? parsed['version'] : undefined;
+  return typeof version === 'string' ? version : 'unknown';
 }

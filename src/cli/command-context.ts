@@ -6,7 +6,7 @@ import { connect } from '../sdk/connect.js';
 import type { Loop } from '../sdk/create-loop.js';
 import type { CliIo } from './cli-io.js';
 import type { CommandId } from './command-specs.js';
-import { formatUsage } from './format-usage.js';
+import { formatUsage } from './help.js';
 import type { FlagValues } from './parse-cli-args.js';
 
 /** What a command handler gets: its parsed input, the io, and the ways to reach config and serve. */

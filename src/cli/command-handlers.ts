@@ -1,29 +1,23 @@
 import type { CommandHandler } from './command-context.js';
 import type { CommandId } from './command-specs.js';
-import { runConfigCheck } from './commands/run-config-check.js';
-import { runDashboard } from './commands/run-dashboard.js';
-import { runDoctorCommand } from './commands/run-doctor.js';
+import { runConfigCheck, runDoctorCommand, runInit, runManifest } from './commands/run-setup.js';
+import { runDashboard, runFleet, runInstance, runStatus } from './commands/run-status.js';
 import { runHook } from './commands/run-hook.js';
-import { runInit } from './commands/run-init.js';
-import { runFleet } from './commands/run-fleet.js';
-import { runInstance } from './commands/run-instance.js';
-import { runManifest } from './commands/run-manifest.js';
 import { runMcp } from './commands/run-mcp.js';
 import { runPermissions } from './commands/run-permissions.js';
 import { runPost } from './commands/run-post.js';
 import { runReload } from './commands/run-reload.js';
 import { runServe } from './commands/run-serve.js';
-import { runStandingCreate } from './commands/run-standing-create.js';
-import { runStandingSay } from './commands/run-standing-say.js';
 import {
+  runStandingCreate,
+  runStandingSay,
   runStandingDelete,
   runStandingGet,
   runStandingList,
   runStandingRestart,
   runStandingStart,
   runStandingStop,
-} from './commands/run-standing-verbs.js';
-import { runStatus } from './commands/run-status.js';
+} from './commands/run-standing.js';
 import { runWorkItemList, runWorkItemStart, runWorkItemStop } from './commands/run-workitem.js';
 
 /** Which handler runs which command: a table, so adding a command is one line here. */

@@ -1,11 +1,10 @@
-import { processIo, type CliIo } from './cli-io.js';
+import { processIo, type CliIo, readVersion, type TextSink } from './cli-io.js';
 import { commandHandlers } from './command-handlers.js';
 import { createCommandContext } from './command-context.js';
-import { formatHelp } from './format-help.js';
-import { formatUsage } from './format-usage.js';
+import { formatHelp, formatUsage } from './help.js';
 import { parseCliArgs } from './parse-cli-args.js';
-import { readVersion } from './read-version.js';
-import { reportCliError } from './report-cli-error.js';
+import { isConfigError } from '../config/config-error.js';
+import { LoopError } from '../errors.js';
 
 export type { CliIo } from './cli-io.js';
 
@@ -38,4 +37,29 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
   } catch (error) {
     return reportCliError(error, io.stderr);
   }
+}
+
+/**
+ * Prints what went wrong and returns the exit code (docs/design.md §3.1): 2 for a config this process
+ * could not use, 1 for everything `serve` refused or could not do. Answers from the server carry
+ * `details.status`, so a refusal that happens to be about config is still exit 1.
+ */
+export function reportCliError(error: unknown, stderr: TextSink): number {
+  if (isConfigError(error)) {
+    const count = error.issues.length === 1 ? '1 problem' : `${error.issues.length} problems`;
+    stderr.write(`error: config ${error.configPath} is refused (${count}; nothing was applied):\n`);
+    for (const issue of error.issues) {
+      stderr.write(`  ${issue.path === '' ? '' : `${issue.path}: `}${issue.message}\n`);
+    }
+    return 2;
+  }
+  if (error instanceof LoopError) {
+    // Its message already says how to start serve; "error:" would only add noise.
+    if (error.code === 'serve_not_running') stderr.write(`${error.message}\n`);
+    else stderr.write(`error: ${error.message}\n`);
+    const local = error.details['status'] === undefined;
+    return local && error.code === 'config_invalid' ? 2 : 1;
+  }
+  stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+  return 1;
 }

@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { keyPath } from './key-path.js';
 import type { Config } from './types.js';
+import { isRecord } from '../guards.js';
 
 /** How a key takes a new value: at once (`live`) or only when serve starts again (`restart`). */
 export type ReloadKind = 'live' | 'restart';
@@ -85,7 +86,7 @@ export function reloadKind(path: string): ReloadKind {
 
 /** Leaf paths that differ; objects are compared key by key, arrays and scalars as one value. */
 function changedPaths(before: unknown, after: unknown, at: Segments): Segments[] {
-  if (isPlainObject(before) && isPlainObject(after)) {
+  if (isRecord(before) && isRecord(after)) {
     const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])];
     return keys.flatMap((key) => changedPaths(before[key], after[key], [...at, key]));
   }
@@ -95,7 +96,7 @@ function changedPaths(before: unknown, after: unknown, at: Segments): Segments[]
 function valueAt(value: unknown, segments: Segments): unknown {
   let current = value;
   for (const segment of segments) {
-    if (!isPlainObject(current)) return undefined;
+    if (!isRecord(current)) return undefined;
     current = current[String(segment)];
   }
   return current;
@@ -104,13 +105,9 @@ function valueAt(value: unknown, segments: Segments): unknown {
 function withValueAt(target: unknown, segments: Segments, value: unknown): unknown {
   const [head, ...rest] = segments;
   if (head === undefined) return value;
-  const object = isPlainObject(target) ? target : {};
+  const object = isRecord(target) ? target : {};
   const key = String(head);
   const inner = withValueAt(object[key], rest, value);
   const { [key]: _old, ...others } = object;
   return Object.freeze(inner === undefined ? others : { ...others, [key]: inner });
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

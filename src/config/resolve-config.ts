@@ -8,6 +8,7 @@ import { resolveHarnesses } from './resolve-harnesses.js';
 import { resolveInstance } from './resolve-instance.js';
 import type { Config, StandingSessionConfig } from './types.js';
 import { validateRawConfig } from './validate-raw-config.js';
+import { isRecord } from '../guards.js';
 
 export interface ResolveConfigOptions {
   /** The home directory a leading `~/` in a path stands for; unset, such paths are refused. */
@@ -104,10 +105,7 @@ const fleetNeedsName: ConfigIssue = {
 };
 
 function instanceBlock(raw: unknown): unknown {
-  const isMapping = typeof raw === 'object' && raw !== null && !Array.isArray(raw);
-  return isMapping && Object.hasOwn(raw, 'instance')
-    ? (raw as { instance: unknown }).instance
-    : undefined;
+  return isRecord(raw) && Object.hasOwn(raw, 'instance') ? raw['instance'] : undefined;
 }
 
 function pathResolver(

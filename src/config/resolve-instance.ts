@@ -2,6 +2,7 @@ import { isValidName, parseWorkItemRef } from '../refs.js';
 import { keyPath } from './key-path.js';
 import { quote } from './quote.js';
 import type { InstanceConfig, ScopeMode } from './types.js';
+import { isRecord } from '../guards.js';
 
 export interface InstanceWarning {
   /** The key at fault, such as `instance.scope.mode`. */
@@ -33,7 +34,7 @@ export function resolveInstance(raw: unknown): ResolvedInstance {
       message: `${problem}; the instance stays locked until it is fixed`,
     });
   };
-  if (!isMapping(raw)) {
+  if (!isRecord(raw)) {
     warn([], `must be a mapping with \`name\` and \`scope\`, not ${quote(raw)}`);
     return { instance: build('', 'locked', []), warnings };
   }
@@ -63,7 +64,7 @@ function readScope(
 ): { mode: ScopeMode; workItems: string[] } {
   const workItems: string[] = [];
   if (value === undefined) return { mode: 'open', workItems };
-  if (!isMapping(value)) {
+  if (!isRecord(value)) {
     warn(['scope'], `must be a mapping with \`mode\` and \`workItems\`, not ${quote(value)}`);
     return { mode: 'locked', workItems };
   }
@@ -121,8 +122,4 @@ function reportUnknownKeys(
 
 function build(name: string, mode: ScopeMode, workItems: readonly string[]): InstanceConfig {
   return { name, scope: { mode, workItems } };
-}
-
-function isMapping(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -4,6 +4,7 @@ import type { ConfigIssue } from './config-error.js';
 import { nameSchemaPattern, type SchemaNode } from './config-schema.js';
 import { keyPath } from './key-path.js';
 import { quote } from './quote.js';
+import { isRecord } from '../guards.js';
 
 type Segment = string | number;
 
@@ -86,7 +87,7 @@ function anyOfIssues(
       e.schemaPath.startsWith(prefix) &&
       !(e.instancePath === error.instancePath && (e.keyword === 'type' || e.keyword === 'const')),
   );
-  if (isMapping(value) && inner.length > 0) return inner.flatMap((e) => issuesFor(e, all, data));
+  if (isRecord(value) && inner.length > 0) return inner.flatMap((e) => issuesFor(e, all, data));
   const branches = (error.parentSchema as SchemaNode | undefined)?.anyOf ?? [];
   const alternatives = branches.map(describeBranch).join(' or ');
   const message = `must be ${alternatives}, not ${describeValue(value)}`;
@@ -122,7 +123,7 @@ function typeMessage(segments: Segment[], params: Record<string, unknown>, value
 function describeValue(value: unknown): string {
   if (value === null) return 'empty (null)';
   if (Array.isArray(value)) return 'a list';
-  if (isMapping(value)) return 'a mapping';
+  if (isRecord(value)) return 'a mapping';
   if (typeof value === 'string') return `the string ${quote(value)}`;
   if (typeof value === 'number') return `the number ${quote(value)}`;
   return quote(value);
@@ -140,10 +141,6 @@ function formMessage(value: unknown, schema: SchemaNode | undefined): string {
   return `${quote(value)} is not in the expected form. ${expected}`;
 }
 
-function isMapping(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** Walks a JSON pointer through the data, so array indexes become `[n]` and map keys stay keys. */
 function locate(pointer: string, data: unknown): { segments: Segment[]; value: unknown } {
   const segments: Segment[] = [];
@@ -156,7 +153,7 @@ function locate(pointer: string, data: unknown): { segments: Segment[]; value: u
       value = value[Number(key)];
     } else {
       segments.push(key);
-      value = isMapping(value) && Object.hasOwn(value, key) ? value[key] : undefined;
+      value = isRecord(value) && Object.hasOwn(value, key) ? value[key] : undefined;
     }
   }
   return { segments, value };

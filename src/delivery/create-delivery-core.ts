@@ -10,7 +10,7 @@ import { cancelled } from './agent-states.js';
 import type { ConfirmationTracker, PendingConfirmation } from './confirmation-tracker.js';
 import type { DeliveryLedger } from './delivery-ledger.js';
 import { newDeliveryTag } from './delivery-tag.js';
-import { frameMessage, sanitizeText, type Origin } from './frame-message.js';
+import { checkedText, frameMessage, type Origin } from './frame-message.js';
 import { boxHoldsPaste, type ScreenReader } from '../harness/claude-screen.js';
 import { createInputBox, type ScreenTarget } from './input-box.js';
 import { tmuxAttachCommand } from '../tmux/attach-command.js';
@@ -104,9 +104,6 @@ export interface DeliveryCoreOptions {
   /** A screen the-loop cannot read blocks the session (§13); without it the delivery fails. */
   readonly screenBlocks?: ScreenBlocks;
 }
-
-/** Large enough for a pasted log or file, small enough that one message cannot wedge a pane. */
-export const maxMessageBytes = 512 * 1024;
 
 /** The `queued` reason of a message that waits only for the session's earlier messages. */
 export const behindEarlier = 'behind earlier messages';
@@ -386,20 +383,6 @@ function onceEach(tell: (reason: string) => void): (reason: string) => void {
     told.add(reason);
     tell(reason);
   };
-}
-
-function checkedText(raw: string): string {
-  const text = sanitizeText(raw);
-  if (text.trim() === '') {
-    throw new LoopError('empty_message', 'the message is empty; send some text');
-  }
-  if (Buffer.byteLength(text) > maxMessageBytes) {
-    throw new LoopError(
-      'payload_too_large',
-      `the message is over ${maxMessageBytes / 1024} KB; send a shorter one or a file path`,
-    );
-  }
-  return text;
 }
 
 function elapsed(started: number): number {

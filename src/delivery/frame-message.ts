@@ -1,8 +1,9 @@
 import type { DeliveryTag } from './delivery-tag.js';
+import { LoopError } from '../errors.js';
 
 /*
- * What a message becomes on an agent's screen: its text made safe for a terminal, and a header
- * naming where it came from (its origin) and which delivery it is.
+ * What a message becomes on an agent's screen: its text checked and made safe for a terminal, and
+ * a header naming where it came from (its origin) and which delivery it is.
  */
 
 /** Where a message came from; enough to frame it for the agent and to report back. */
@@ -65,4 +66,22 @@ function headerPart(value: string): string {
     .replace(/[\s[\]·]+/g, ' ')
     .trim()
     .slice(0, 80);
+}
+
+/** Large enough for a pasted log or file, small enough that one message cannot wedge a pane. */
+export const maxMessageBytes = 512 * 1024;
+
+/** The text of a message as it may be typed: sanitized, not empty, not over maxMessageBytes. */
+export function checkedText(raw: string): string {
+  const text = sanitizeText(raw);
+  if (text.trim() === '') {
+    throw new LoopError('empty_message', 'the message is empty; send some text');
+  }
+  if (Buffer.byteLength(text) > maxMessageBytes) {
+    throw new LoopError(
+      'payload_too_large',
+      `the message is over ${maxMessageBytes / 1024} KB; send a shorter one or a file path`,
+    );
+  }
+  return text;
 }

@@ -3,32 +3,30 @@ import { isConfigError } from '../config/config-error.js';
 import { loadConfig } from '../config/load-config.js';
 import type { Config } from '../config/types.js';
 import { statePaths } from '../state/state-paths.js';
-import { checkConfig } from './check-config.js';
-import { checkControlSocket } from './check-control-socket.js';
-import { checkGithub } from './check-github.js';
-import { checkHarnesses } from './check-harnesses.js';
-import { checkNodeVersion } from './check-node-version.js';
-import { checkSessionCwds } from './check-session-cwds.js';
-import { checkSessionHooks } from './check-session-hooks.js';
-import { checkFleet } from './check-fleet.js';
-import { checkSlack } from './check-slack.js';
-import { checkStateModes } from './check-state-modes.js';
-import { checkTmuxVersion } from './check-tmux-version.js';
-import type { DoctorCheck } from './doctor-check.js';
+import { checkConfig } from './config.js';
+import { checkControlSocket, probeControlSocket } from './control-socket.js';
+import { checkGithub, gatherGithubFacts } from './github.js';
 import {
+  checkHarnesses,
+  checkSessionCwds,
+  checkSessionHooks,
   gatherCwdFacts,
   gatherHarnessFacts,
   knownSessions,
   staleHookSessions,
-} from './gather-session-facts.js';
-import { gatherFleetFacts } from './gather-fleet-facts.js';
-import { gatherGithubFacts, gatherSlackFacts } from './gather-surface-facts.js';
-import { probeControlSocket } from './probe-control-socket.js';
-import { probeTmuxVersion } from './probe-tmux-version.js';
-import type { FetchLike } from './probe-web.js';
-import { readStateModes } from './read-state-modes.js';
-import { checkClaudeVersion } from './check-claude-version.js';
-import { probeClaudeVersion } from './probe-claude-version.js';
+} from './sessions.js';
+import {
+  checkNodeVersion,
+  checkTmuxVersion,
+  probeTmuxVersion,
+  checkClaudeVersion,
+  probeClaudeVersion,
+} from './versions.js';
+import { checkFleet, gatherFleetFacts } from './fleet.js';
+import { checkSlack, gatherSlackFacts } from './slack.js';
+import { checkStateModes, readStateModes } from './state-modes.js';
+import type { DoctorCheck } from './doctor-check.js';
+import type { FetchLike } from './web-probe.js';
 
 export interface DoctorDeps {
   readonly configFile: string;

@@ -1,4 +1,5 @@
 import { parsePermissionId } from '../permissions/permission-types.js';
+import { isRecord } from '../guards.js';
 import { bindingKey, sessionKey } from './fleet-names.js';
 
 export type RoutedKind = 'message' | 'slash' | 'action' | 'github';
@@ -79,9 +80,7 @@ function actionQuery(body: Record<string, unknown>): SlackOwnerQuery {
 }
 
 function record(value: unknown): Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : {};
+  return isRecord(value) ? value : {};
 }
 
 function text(value: unknown): string | undefined {

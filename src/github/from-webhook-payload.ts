@@ -1,5 +1,6 @@
 import { defaultGithubHost, parseWorkItemRef, workItemRef, type WorkItemRef } from '../refs.js';
 import type { GithubComment } from './github-comment.js';
+import { isRecord } from '../guards.js';
 
 type Json = Record<string, unknown>;
 
@@ -13,32 +14,32 @@ export function fromWebhookPayload(
   deliveryId: string,
   receivedAt: number,
 ): GithubComment | undefined {
-  if (!isJson(payload)) return undefined;
+  if (!isRecord(payload)) return undefined;
   const action = payload['action'];
   const repository = payload['repository'];
-  if (!isJson(repository)) return undefined;
+  if (!isRecord(repository)) return undefined;
   let kind: GithubComment['kind'];
   let comment: unknown;
   let number: unknown;
   if (event === 'issue_comment' && action === 'created') {
     kind = 'issue_comment';
     comment = payload['comment'];
-    number = isJson(payload['issue']) ? payload['issue']['number'] : undefined;
+    number = isRecord(payload['issue']) ? payload['issue']['number'] : undefined;
   } else if (event === 'pull_request_review_comment' && action === 'created') {
     kind = 'review_comment';
     comment = payload['comment'];
-    number = isJson(payload['pull_request']) ? payload['pull_request']['number'] : undefined;
+    number = isRecord(payload['pull_request']) ? payload['pull_request']['number'] : undefined;
   } else if (event === 'pull_request_review' && action === 'submitted') {
     kind = 'review';
     comment = payload['review'];
-    number = isJson(payload['pull_request']) ? payload['pull_request']['number'] : undefined;
+    number = isRecord(payload['pull_request']) ? payload['pull_request']['number'] : undefined;
   } else {
     return undefined;
   }
   const item = workItemOf(repository, number);
-  if (!isJson(comment) || !item || typeof comment['id'] !== 'number') return undefined;
+  if (!isRecord(comment) || !item || typeof comment['id'] !== 'number') return undefined;
   const user = comment['user'];
-  if (!isJson(user) || typeof user['login'] !== 'string') return undefined;
+  if (!isRecord(user) || typeof user['login'] !== 'string') return undefined;
   return {
     source: 'webhook',
     deliveryId,
@@ -55,7 +56,7 @@ export function fromWebhookPayload(
 }
 
 export function workItemOf(repository: Json, number: unknown): WorkItemRef | undefined {
-  const owner = isJson(repository['owner']) ? repository['owner']['login'] : undefined;
+  const owner = isRecord(repository['owner']) ? repository['owner']['login'] : undefined;
   const repo = repository['name'];
   if (typeof owner !== 'string' || typeof repo !== 'string' || typeof number !== 'number')
     return undefined;
@@ -71,8 +72,4 @@ function hostOf(url: unknown): string {
   } catch {
     return defaultGithubHost;
   }
-}
-
-function isJson(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

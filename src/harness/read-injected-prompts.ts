@@ -1,4 +1,5 @@
 import { readTranscriptTail } from './read-transcript-tail.js';
+import { isRecord } from '../guards.js';
 
 /**
  * The prompts Claude Code injected into a running turn, from the end of its transcript. A message
@@ -32,8 +33,4 @@ export function injectedPrompt(line: string): string | undefined {
   const attachment = entry['attachment'];
   if (!isRecord(attachment) || attachment['type'] !== 'queued_command') return undefined;
   return typeof attachment['prompt'] === 'string' ? attachment['prompt'] : undefined;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,5 +1,6 @@
 import { parseJsonOrUndefined } from '../text/parse-json-or-undefined.js';
 import { readTranscriptTail } from './read-transcript-tail.js';
+import { isRecord } from '../guards.js';
 
 /**
  * The text of the last assistant message in a Claude Code transcript (JSON lines), for Stop hooks
@@ -33,8 +34,4 @@ export function assistantText(line: string): string | undefined {
     .map((part) => (typeof part['text'] === 'string' ? part['text'] : ''));
   const joined = parts.join('\n').trim();
   return joined || undefined;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -2,6 +2,7 @@
  * The shell shim's twin: `the-loop hook EVENT` (src/cli/commands/run-hook.ts) does what
  * bin/the-loop-hook does, and these are the parts of it that decide (docs/design.md §8).
  */
+import { isRecord } from '../guards.js';
 
 /** stdin as the hook read it: `end` when the whole stream arrived (cli/read-stream-text.ts). */
 export interface HookStdin {
@@ -21,9 +22,7 @@ export function hookPayload(read: HookStdin): Record<string, unknown> {
   if (read.ending !== 'end') return {};
   try {
     const value: unknown = JSON.parse(read.text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : {};
+    return isRecord(value) ? value : {};
   } catch (error) {
     if (error instanceof SyntaxError) return {};
     throw error;

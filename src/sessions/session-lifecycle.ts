@@ -2,11 +2,7 @@ import { createKeyedQueue, type KeyedQueue } from '../concurrency/keyed-queue.js
 import type { AgentStates } from '../delivery/agent-states.js';
 import type { EventSink } from '../state/event-log.js';
 import { LoopError, asLoopError, errnoCode } from '../errors.js';
-import type {
-  SessionStarter,
-  StartSpec,
-  StartedSession,
-} from '../sessions/create-session-starter.js';
+import type { SessionStarter, StartSpec, StartedSession } from './create-session-starter.js';
 import type { SessionTokens } from './session-tokens.js';
 import type { RecordStore } from '../state/record-store.js';
 import { paneInfoFor } from '../tmux/pane-state-for.js';
@@ -60,7 +56,8 @@ export interface SessionParts {
   readonly driver: TmuxDriver;
   readonly starter: SessionStarter;
   readonly tokens: SessionTokens;
-  readonly readiness: AgentStates;
+  /** What each agent is doing (docs/design.md §13): forgotten at stop, told of an exit. */
+  readonly states: AgentStates;
   readonly events: EventSink;
   /** The instance id written to `@the-loop-owner`. */
   readonly owner: string;
@@ -77,6 +74,8 @@ export interface SessionLifecycleOptions<R extends LifecycleRecord> extends Sess
   readonly clock: () => Date;
   /** One lock per ref, shared with the delivery core: see `run`. */
   readonly lock?: KeyedQueue;
+  /** Told once a session is recorded as exited (after the lock is released): the kind's observers. */
+  readonly onExited?: (session: LifecycleSession, status: number | undefined) => void;
 }
 
 /**
@@ -92,13 +91,16 @@ export interface SessionLifecycle<R extends LifecycleRecord> {
     plan: StartPlan<R>,
   ): Promise<{ outcome: StartOutcome; record?: R }>;
   stop(session: LifecycleSession): Promise<StopOutcome>;
-  /** Records the session as exited (takes the lock); the exit status, or undefined if it was not. */
+  /**
+   * Records the session as exited (takes the lock) and tells `onExited`; the exit status, or
+   * undefined if it had not exited (stopped, started again, or not ours).
+   */
   markExited(
     session: LifecycleSession,
     exitStatus: number | undefined,
   ): Promise<{ status: number | undefined } | undefined>;
-  /** Running sessions whose pane this listing shows dead. */
-  exitsIn(listing: SessionListing): Promise<Array<{ session: LifecycleSession; status?: number }>>;
+  /** Marks every running session whose pane this listing shows dead as exited. */
+  noticeExits(listing: SessionListing): Promise<void>;
   hasRunning(): Promise<boolean>;
   /** The session a record's token speaks for, while that session really runs in tmux. */
   sessionForToken(token: string): Promise<LifecycleSession | undefined>;
@@ -107,7 +109,7 @@ export interface SessionLifecycle<R extends LifecycleRecord> {
 export function createSessionLifecycle<R extends LifecycleRecord>(
   options: SessionLifecycleOptions<R>,
 ): SessionLifecycle<R> {
-  const { kind, store, messages, driver, starter, tokens, readiness, events, owner } = options;
+  const { kind, store, messages, driver, starter, tokens, states, events, owner } = options;
   const lock = options.lock ?? createKeyedQueue();
   const now = (): string => options.clock().toISOString();
 
@@ -143,7 +145,7 @@ export function createSessionLifecycle<R extends LifecycleRecord>(
     await driver.clearDead(session.tmuxName, owner).catch((error: unknown) => {
       events.record(`${kind}.undo_failed`, { ...session.fields, code: asLoopError(error).code });
     });
-    readiness.forget(session.tmuxName);
+    states.forget(session.tmuxName);
     tokens.revoke(session.ref);
   };
 
@@ -155,7 +157,7 @@ export function createSessionLifecycle<R extends LifecycleRecord>(
       ? new LoopError('tmux_unavailable', messages.tmuxUnknown(session))
       : new LoopError('foreign_session', messages[reason](session));
 
-  return {
+  const lifecycle: SessionLifecycle<R> = {
     run: (ref, task) => lock.run(ref, task),
 
     async start(session, plan) {
@@ -227,7 +229,7 @@ export function createSessionLifecycle<R extends LifecycleRecord>(
           .catch(failedAs(`${kind}.stop_failed`, session));
       }
       // The session is gone: its token stops working now, whatever the record write below does.
-      readiness.forget(session.tmuxName);
+      states.forget(session.tmuxName);
       tokens.revoke(session.ref);
       const wasRunning = info.state === 'live' || record?.status === 'running';
       if (record) {
@@ -248,14 +250,14 @@ export function createSessionLifecycle<R extends LifecycleRecord>(
     },
 
     async markExited(session, exitStatus) {
-      return lock.run(session.ref, async () => {
+      const exited = await lock.run(session.ref, async () => {
         const record = await store.read(session.key);
         if (record?.status !== 'running') return undefined;
         // The pane may have been started again since the listing that saw it dead.
         const info = await driver.probe(session.tmuxName);
         if (info.state !== 'dead' || info.owner !== owner) return undefined;
         const status = info.deadStatus ?? exitStatus;
-        readiness.signal(session.tmuxName, 'exit', session.ref);
+        states.signal(session.tmuxName, 'exit', session.ref);
         tokens.revoke(session.ref);
         await store.write(
           session.key,
@@ -268,16 +270,18 @@ export function createSessionLifecycle<R extends LifecycleRecord>(
         events.record('session.exited', { ref: session.ref, exitStatus: status });
         return { status };
       });
+      if (exited) options.onExited?.(session, exited.status);
+      return exited;
     },
 
-    async exitsIn(listing) {
+    async noticeExits(listing) {
       const running = (await store.list()).filter((entry) => entry.value.status === 'running');
-      return running.flatMap(({ key, value }) => {
+      const exits = running.flatMap(({ key, value }) => {
         const session = options.sessionOf(key, value);
         const info = paneInfoFor(listing, session.tmuxName, owner);
-        if (info.state !== 'dead') return [];
-        return [{ session, ...(info.deadStatus === undefined ? {} : { status: info.deadStatus }) }];
+        return info.state === 'dead' ? [{ session, status: info.deadStatus }] : [];
       });
+      await Promise.all(exits.map(({ session, status }) => lifecycle.markExited(session, status)));
     },
 
     async hasRunning() {
@@ -297,4 +301,5 @@ export function createSessionLifecycle<R extends LifecycleRecord>(
       return info.state === 'live' && info.owner === owner ? session : undefined;
     },
   };
+  return lifecycle;
 }

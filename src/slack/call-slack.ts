@@ -1,3 +1,4 @@
+import type { MessageMetadata, WebClient } from '@slack/web-api';
 import { LoopError } from '../errors.js';
 import type { Logger } from '../log/create-logger.js';
 import { retryCall } from '../retry/retry-call.js';
@@ -38,4 +39,44 @@ export async function callSlack<T>(
       ...(options.sleep ? { sleep: options.sleep } : {}),
     },
   );
+}
+
+/** One thread of a channel: where a reply goes. A thread binding is one. */
+export interface SlackThread {
+  readonly channel: string;
+  readonly threadTs: string;
+}
+
+/** A reply beyond plain text: blocks, link previews off, metadata naming what kind it is. */
+export interface ThreadMessage {
+  readonly text: string;
+  readonly blocks?: Record<string, unknown>[];
+  readonly unfurl_links?: boolean;
+  readonly unfurl_media?: boolean;
+  readonly metadata?: MessageMetadata;
+}
+
+/** Posts into the thread it was made for; resolves with the ts of the posted message. */
+export type ThreadSay = (message: string | ThreadMessage) => Promise<string | undefined>;
+
+/**
+ * A reply function bound to one thread, as bolt's `say` is bound to a channel: every reply the-loop
+ * posts into a thread goes through it, by `chat.postMessage` with callSlack's retries. A failure
+ * is thrown (a LoopError); the caller decides whether a lost reply is worth a warning or an error.
+ */
+export function threadSay(
+  client: WebClient,
+  thread: SlackThread,
+  options: CallSlackOptions,
+): ThreadSay {
+  return async (message) => {
+    const fields = typeof message === 'string' ? { text: message } : message;
+    const posted = await callSlack(
+      'chat.postMessage',
+      () =>
+        client.chat.postMessage({ channel: thread.channel, thread_ts: thread.threadTs, ...fields }),
+      options,
+    );
+    return typeof posted.ts === 'string' ? posted.ts : undefined;
+  };
 }

@@ -7,7 +7,7 @@ import { parseWorkItemRef, standingRef, standingTarget, workItemTarget } from '.
 import type { StandingObserver, StandingService } from '../standing/create-standing-service.js';
 import type { StandingDefinition } from '../standing/standing-types.js';
 import type { WorkItemObserver } from '../workitems/create-workitem-service.js';
-import { callSlack } from './call-slack.js';
+import { callSlack, threadSay } from './call-slack.js';
 import type { ThreadBinding, ThreadBindings } from './thread-bindings.js';
 import { tmuxAttachCommand } from '../tmux/attach-command.js';
 
@@ -47,16 +47,7 @@ export function createAnnouncer(options: {
     try {
       const existing = await bindings.forRef(plan.ref);
       if (existing) {
-        await callSlack(
-          'chat.postMessage',
-          () =>
-            client.chat.postMessage({
-              channel: existing.channel,
-              thread_ts: existing.threadTs,
-              text: plan.again,
-            }),
-          callOptions,
-        );
+        await threadSay(client, existing, callOptions)(plan.again);
         events.record(plan.event.ok, {
           ...plan.event.fields,
           channel: existing.channel,

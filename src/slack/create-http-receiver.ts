@@ -10,6 +10,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import type { Logger } from '../log/create-logger.js';
 import { isSlackTimestampCurrent } from './check-slack-timestamp.js';
 import type { SlackIntake } from './create-socket-receiver.js';
+import { isRecord } from '../guards.js';
 
 /**
  * HTTP mode: the-loop's shared http listener serves it at `/slack/events`. A signed Events API
@@ -62,9 +63,7 @@ export function createHttpReceiver(options: {
     if (!type.startsWith('application/json') || !isSigned(request, raw)) return undefined;
     try {
       const body = JSON.parse(raw) as unknown;
-      return typeof body === 'object' && body !== null && !Array.isArray(body)
-        ? (body as Record<string, unknown>)
-        : undefined;
+      return isRecord(body) ? body : undefined;
     } catch {
       // Malformed JSON: Bolt answers it (400) below.
       return undefined;
@@ -131,9 +130,7 @@ export function createHttpReceiver(options: {
     }
     try {
       const body = JSON.parse(payload) as unknown;
-      return typeof body === 'object' && body !== null && !Array.isArray(body)
-        ? { type: 'interactive', body: body as Record<string, unknown> }
-        : undefined;
+      return isRecord(body) ? { type: 'interactive', body } : undefined;
     } catch {
       // Malformed: Bolt answers it below.
       return undefined;

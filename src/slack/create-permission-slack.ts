@@ -12,7 +12,7 @@ import {
 } from '../permissions/permission-types.js';
 import type { EventSink } from '../state/event-log.js';
 import { createRecordStore } from '../state/record-store.js';
-import { callSlack } from './call-slack.js';
+import { callSlack, threadSay } from './call-slack.js';
 import { parsePermissionCommand } from './commands/parse-permission-command.js';
 import type { SlackNames } from './create-slack-names.js';
 import {
@@ -106,11 +106,11 @@ export function createPermissionSlack(options: {
     ).catch((error: unknown) => warn('slack.permission_notice_failed', error));
 
   const threadReply = (channel: string, threadTs: string, text: string) =>
-    callSlack(
-      'chat.postMessage',
-      () => client.chat.postMessage({ channel, thread_ts: threadTs, text }),
+    threadSay(
+      client,
+      { channel, threadTs },
       quiet,
-    ).catch((error: unknown) => warn('slack.permission_reply_failed', error));
+    )(text).catch((error: unknown) => warn('slack.permission_reply_failed', error));
 
   options.permissions.follow({
     post: (request) =>
@@ -118,18 +118,9 @@ export function createPermissionSlack(options: {
         const binding = await bindings.forRef(request.ref);
         if (!binding) return undefined;
         const message = permissionRequestMessage(request);
-        const answer = await callSlack(
-          'chat.postMessage',
-          () =>
-            client.chat.postMessage({
-              channel: binding.channel,
-              thread_ts: binding.threadTs,
-              ...message,
-            }),
-          quiet,
-        );
-        if (!answer.ts) return undefined;
-        const where = { channel: binding.channel, ts: answer.ts };
+        const ts = await threadSay(client, binding, quiet)(message);
+        if (!ts) return undefined;
+        const where = { channel: binding.channel, ts };
         await store.write(request.id, { ...where, request });
         return where;
       })().catch((error: unknown) => {

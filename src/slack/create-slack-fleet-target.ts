@@ -1,7 +1,7 @@
 import type { App, ReceiverEvent } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from '../log/create-logger.js';
-import { callSlack } from './call-slack.js';
+import { threadSay } from './call-slack.js';
 import type { ThreadBindings } from './thread-bindings.js';
 import type { DedupeLedger } from '../intake/dedupe-ledger.js';
 import type { LocalIntake } from '../intake/intake.js';
@@ -59,11 +59,7 @@ export function createSlackFleetTarget(options: {
       } as ReceiverEvent);
     },
     async notice(channel, threadTs, text) {
-      await callSlack(
-        'chat.postMessage',
-        () => client.chat.postMessage({ channel, thread_ts: threadTs, text }),
-        { logger, maxAttempts: 3 },
-      );
+      await threadSay(client, { channel, threadTs }, { logger, maxAttempts: 3 })(text);
     },
   };
 }

@@ -2,7 +2,7 @@ import type { WebClient } from '@slack/web-api';
 import { LoopError } from '../errors.js';
 import type { Logger } from '../log/create-logger.js';
 import type { ReplyKind, ReplySink } from '../replies/reply-router.js';
-import { callSlack } from './call-slack.js';
+import { threadSay } from './call-slack.js';
 import type { ChannelPacer } from './create-channel-pacer.js';
 import { markdownToMrkdwn } from './text/markdown-to-mrkdwn.js';
 import { splitMessage } from './text/split-message.js';
@@ -34,21 +34,18 @@ export function createSlackPoster(options: {
       const binding = await bindings.forRef(ref);
       if (!binding) throw new LoopError('not_found', `no Slack thread is bound to ${ref}`);
       const parts = text.trim() === '' ? [] : splitMessage(text, slackPartLimit);
+      const say = threadSay(client, binding, {
+        logger,
+        ...(options.sleep ? { sleep: options.sleep } : {}),
+      });
       for (const part of parts) {
         await pacer.run(binding.channel, () =>
-          callSlack(
-            'chat.postMessage',
-            () =>
-              client.chat.postMessage({
-                channel: binding.channel,
-                thread_ts: binding.threadTs,
-                text: markdownToMrkdwn(part),
-                blocks: [{ type: 'markdown', text: part }],
-                unfurl_links: false,
-                metadata: { event_type: 'the_loop_reply', event_payload: { kind } },
-              }),
-            { logger, ...(options.sleep ? { sleep: options.sleep } : {}) },
-          ),
+          say({
+            text: markdownToMrkdwn(part),
+            blocks: [{ type: 'markdown', text: part }],
+            unfurl_links: false,
+            metadata: { event_type: 'the_loop_reply', event_payload: { kind } },
+          }),
         );
       }
       if (files.length > 0) {

@@ -4,7 +4,7 @@ import type { DeliveryCore } from '../delivery/create-delivery-core.js';
 import { asLoopError } from '../errors.js';
 import type { Logger } from '../log/create-logger.js';
 import type { Handled, IntakeItem } from '../intake/intake.js';
-import { callSlack } from './call-slack.js';
+import { callSlack, threadSay } from './call-slack.js';
 import type { SlackNames } from './create-slack-names.js';
 import type { SlackInboxMessage } from './slack-inbox-message.js';
 import { parseThreadCommand } from './commands/parse-thread-command.js';
@@ -85,12 +85,7 @@ export function createThreadHandler(options: ThreadHandlerOptions) {
   const unreact = reaction('reactions.remove', 'reaction not removed');
 
   const reply = (message: SlackInboxMessage, text: string, logger: Logger): Promise<void> =>
-    callSlack(
-      'chat.postMessage',
-      () =>
-        client.chat.postMessage({ channel: message.channel, thread_ts: message.threadTs, text }),
-      { logger, maxAttempts: 3 },
-    )
+    threadSay(client, message, { logger, maxAttempts: 3 })(text)
       .then(() => undefined)
       .catch((error: unknown) => {
         logger.warn(

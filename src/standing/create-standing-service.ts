@@ -4,8 +4,7 @@ import { firstAnswer, type SayAnswer } from '../delivery/first-answer.js';
 import type { Origin } from '../delivery/frame-message.js';
 import { createKeyedQueue, type KeyedQueue } from '../concurrency/keyed-queue.js';
 import { LoopError, asLoopError } from '../errors.js';
-import { bootPrompt, standingBootDirective } from '../harness/boot-directive.js';
-import { isValidName, nameProblem, standingRef, standingTarget } from '../refs.js';
+import { standingRef, standingTarget } from '../refs.js';
 import {
   createSessionLifecycle,
   type LifecycleSession,
@@ -16,17 +15,22 @@ import {
 import type { RecordStore } from '../state/record-store.js';
 import { paneInfoFor } from '../tmux/pane-state-for.js';
 import type { SessionListing } from '../tmux/tmux-driver.js';
-import { checkStartable } from './check-startable.js';
-import { resolveDefinitions, shownSource, type ResolvedStanding } from './resolve-definitions.js';
+import { checkStartable, standingStartPlan } from './start-plan.js';
+import {
+  resolveAllStanding,
+  resolveOneStanding,
+  shownSource,
+  type ResolvedStanding,
+} from './resolve-definitions.js';
 import { standingMessages } from './standing-messages.js';
-import type {
-  SlackBinding,
-  StandingDefinition,
-  StandingRecord,
-  StandingView,
-  StartOutcome,
+import {
+  type SlackBinding,
+  type StandingDefinition,
+  type StandingRecord,
+  type StandingView,
+  type StartOutcome,
+  toStandingView,
 } from './standing-types.js';
-import { toStandingView } from './to-standing-view.js';
 import { validateCreate, type CreateInput } from './validate-create.js';
 
 export interface StandingServiceOptions extends SessionParts {
@@ -97,30 +101,13 @@ export interface StandingService {
 }
 
 export function createStandingService(options: StandingServiceOptions): StandingService {
-  const { config, store, driver, starter, delivery, readiness, events, owner } = options;
+  const { config, store, driver, starter, delivery, states, events, owner } = options;
   const clock = options.clock ?? (() => new Date());
   const locks = options.lifecycle ?? createKeyedQueue();
 
-  const checkedName = (name: string): string => {
-    if (!isValidName(name)) throw new LoopError('invalid_name', nameProblem(name));
-    return name;
-  };
-
-  const resolveAll = async (): Promise<ResolvedStanding[]> =>
-    resolveDefinitions(
-      config.standing.sessions,
-      (await store.list()).map((entry) => entry.value),
-    );
-
-  const resolveOne = async (name: string): Promise<ResolvedStanding> => {
-    const record = await store.read(checkedName(name));
-    const [found] = resolveDefinitions(
-      config.standing.sessions.filter((session) => session.name === name),
-      record ? [record] : [],
-    );
-    if (!found) throw new LoopError('session_unknown', standingMessages.unknown(name));
-    return found;
-  };
+  const resolveAll = (): Promise<ResolvedStanding[]> => resolveAllStanding(config, store);
+  const resolveOne = (name: string): Promise<ResolvedStanding> =>
+    resolveOneStanding(config, store, name);
 
   const view = async (resolved: ResolvedStanding): Promise<StandingView> => {
     const record = await store.read(resolved.definition.name);
@@ -131,7 +118,7 @@ export function createStandingService(options: StandingServiceOptions): Standing
       record,
       info.owner === owner || info.state === 'absent' ? info : { state: 'unknown' },
       config.slack.channel,
-      readiness.state(standingTarget(resolved.definition.name)),
+      states.state(standingTarget(resolved.definition.name)),
     );
   };
 
@@ -161,10 +148,14 @@ export function createStandingService(options: StandingServiceOptions): Standing
       restartHint: ({ key }) => `restart it: \`the-loop standing restart ${key}\``,
     },
     sessionOf: (key) => session(key),
+    onExited: ({ key: name }, status) => {
+      const message = standingMessages.exited(name, status);
+      for (const observer of options.observers ?? []) observer.exited?.(name, message);
+    },
     driver,
     starter,
     tokens: options.tokens,
-    readiness,
+    states,
     events,
     owner,
     stopGraceMs: options.stopGraceMs,
@@ -181,45 +172,10 @@ export function createStandingService(options: StandingServiceOptions): Standing
     if (resolved.undeclared) {
       throw new LoopError('session_undeclared', standingMessages.undeclared(name));
     }
-    const { outcome } = await sessions.start(session(name), {
-      async prepare() {
-        const { brief, cwd } = await checkStartable(resolved.definition, resolved.source, config);
-        return {
-          cwd,
-          harnessName: resolved.definition.harness,
-          args: resolved.definition.args,
-          bootPrompt: () =>
-            bootPrompt(
-              standingBootDirective({
-                name,
-                tmuxName: standingTarget(name),
-                tmuxSocket: config.tmux.socket,
-                instance: config.instance.name,
-                slackThread: resolved.definition.slack !== false && config.slack.enabled,
-              }),
-              brief,
-            ),
-        };
-      },
-      running(record, started, startedAt) {
-        const {
-          conversationId: _dropped,
-          exitStatus: _old,
-          exitedAt: _gone,
-          hooksVersion: _oldHooks,
-          ...rest
-        } = record ?? baseRecord(resolved);
-        return {
-          ...rest,
-          definition: resolved.definition,
-          status: 'running',
-          sessionToken: started.sessionToken,
-          startedAt,
-          ...(started.conversationId ? { conversationId: started.conversationId } : {}),
-          ...(started.hooksVersion ? { hooksVersion: started.hooksVersion } : {}),
-        };
-      },
-    });
+    const { outcome } = await sessions.start(
+      session(name),
+      standingStartPlan(resolved, config, () => baseRecord(resolved)),
+    );
     if (outcome !== 'already-running') {
       for (const observer of options.observers ?? [])
         observer.started?.(name, outcome, resolved.definition);
@@ -266,7 +222,7 @@ export function createStandingService(options: StandingServiceOptions): Standing
           resolved.record,
           info,
           config.slack.channel,
-          readiness.state(standingTarget(resolved.definition.name)),
+          states.state(standingTarget(resolved.definition.name)),
         );
       });
     },
@@ -409,7 +365,7 @@ export function createStandingService(options: StandingServiceOptions): Standing
       const harness = config.harnesses[resolved.definition.harness];
       await driver.sendKeys(standingTarget(name), owner, [harness?.interruptKey ?? 'C-c']);
       // The turn is over: Claude Code sends no Stop for an interrupted one.
-      readiness.signal(standingTarget(name), 'stop', standingRef(name));
+      states.signal(standingTarget(name), 'stop', standingRef(name));
     },
 
     async recordSlackThread(name, binding) {
@@ -421,18 +377,10 @@ export function createStandingService(options: StandingServiceOptions): Standing
 
     hasRunning: () => sessions.hasRunning(),
 
-    async noticeExits(listing) {
-      const exits = await sessions.exitsIn(listing);
-      await Promise.all(
-        exits.map(({ session: { key }, status }) => service.markExited(key, status)),
-      );
-    },
+    noticeExits: (listing) => sessions.noticeExits(listing),
 
     async markExited(name, exitStatus) {
-      const exited = await sessions.markExited(session(name), exitStatus);
-      if (!exited) return;
-      const message = standingMessages.exited(name, exited.status);
-      for (const observer of options.observers ?? []) observer.exited?.(name, message);
+      await sessions.markExited(session(name), exitStatus);
     },
 
     async nameForToken(token) {

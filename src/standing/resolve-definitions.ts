@@ -1,4 +1,8 @@
-import type { StandingSessionConfig } from '../config/types.js';
+import type { Config, StandingSessionConfig } from '../config/types.js';
+import { LoopError } from '../errors.js';
+import { isValidName, nameProblem } from '../refs.js';
+import type { RecordStore } from '../state/record-store.js';
+import { standingMessages } from './standing-messages.js';
 import type {
   ShownSource,
   StandingDefinition,
@@ -52,4 +56,31 @@ export function resolveDefinitions(
     });
   }
   return result.sort((a, b) => a.definition.name.localeCompare(b.definition.name));
+}
+
+/** Every standing session: the ones the config declares and the ones recorded (created). */
+export async function resolveAllStanding(
+  config: Config,
+  store: RecordStore<StandingRecord>,
+): Promise<ResolvedStanding[]> {
+  return resolveDefinitions(
+    config.standing.sessions,
+    (await store.list()).map((entry) => entry.value),
+  );
+}
+
+/** The one session `name` means; a name that is not valid or not known is refused. */
+export async function resolveOneStanding(
+  config: Config,
+  store: RecordStore<StandingRecord>,
+  name: string,
+): Promise<ResolvedStanding> {
+  if (!isValidName(name)) throw new LoopError('invalid_name', nameProblem(name));
+  const record = await store.read(name);
+  const [found] = resolveDefinitions(
+    config.standing.sessions.filter((session) => session.name === name),
+    record ? [record] : [],
+  );
+  if (!found) throw new LoopError('session_unknown', standingMessages.unknown(name));
+  return found;
 }

@@ -1,7 +1,11 @@
+// A standing session as the-loop keeps it: its definition, its record on disk and the guard that
+// recognises one, and the view people are shown.
 import type { StandingSessionConfig } from '../config/types.js';
 import type { AgentState } from '../delivery/agent-state.js';
-import type { SessionStatus } from '../sessions/session-status.js';
-import type { PaneState } from '../tmux/tmux-driver.js';
+import { type SessionStatus, shownStatus } from '../sessions/session-status.js';
+import type { PaneState, SessionInfo } from '../tmux/tmux-driver.js';
+import { isValidName, standingRef } from '../refs.js';
+import { isRecord } from '../guards.js';
 
 export type StandingSource = 'declared' | 'created';
 
@@ -68,3 +72,71 @@ export interface StandingView {
 }
 
 export type { StartOutcome } from '../sessions/session-lifecycle.js';
+
+/** Shape check for records read from disk; a file that fails it is skipped as corrupt. */
+export function isStandingRecord(value: unknown): value is StandingRecord {
+  if (!isRecord(value)) return false;
+  const definition = value['definition'];
+  return (
+    value['version'] === 1 &&
+    isValidName(value['name']) &&
+    (value['source'] === 'declared' || value['source'] === 'created') &&
+    (value['status'] === 'running' ||
+      value['status'] === 'stopped' ||
+      value['status'] === 'exited') &&
+    (value['exitStatus'] === undefined || Number.isInteger(value['exitStatus'])) &&
+    typeof value['createdAt'] === 'string' &&
+    optionalString(value['conversationId']) &&
+    optionalString(value['sessionToken']) &&
+    isRecord(definition) &&
+    definition['name'] === value['name'] &&
+    typeof definition['harness'] === 'string' &&
+    typeof definition['cwd'] === 'string' &&
+    typeof definition['description'] === 'string' &&
+    typeof definition['autoStart'] === 'boolean' &&
+    Array.isArray(definition['args']) &&
+    (definition['slack'] === false || isRecord(definition['slack']))
+  );
+}
+
+function optionalString(value: unknown): boolean {
+  return value === undefined || typeof value === 'string';
+}
+
+/** The public face of a session: definition, record and tmux state; never the session token. */
+export function toStandingView(
+  definition: StandingDefinition,
+  source: ShownSource,
+  record: StandingRecord | undefined,
+  tmux: Pick<SessionInfo, 'state' | 'deadStatus'>,
+  defaultChannel: string,
+  agentState?: AgentState,
+): StandingView {
+  const channel =
+    definition.slack === false ? undefined : definition.slack.channel || defaultChannel;
+  const slack = record?.slack ?? (channel ? { channel } : undefined);
+  const shown = shownStatus(record, tmux);
+  return {
+    name: definition.name,
+    ref: standingRef(definition.name),
+    source,
+    description: definition.description,
+    harness: definition.harness,
+    cwd: definition.cwd,
+    autoStart: definition.autoStart,
+    ...shown,
+    agentState:
+      shown.status === 'running'
+        ? (agentState ?? 'idle')
+        : shown.status === 'exited'
+          ? 'exited'
+          : null,
+    tmux: tmux.state,
+    ...(record?.conversationId ? { conversationId: record.conversationId } : {}),
+    ...(record?.hooksVersion ? { hooksVersion: record.hooksVersion } : {}),
+    ...(record?.createdAt ? { createdAt: record.createdAt } : {}),
+    ...(record?.startedAt ? { startedAt: record.startedAt } : {}),
+    ...(record?.stoppedAt ? { stoppedAt: record.stoppedAt } : {}),
+    ...(slack ? { slack } : {}),
+  };
+}

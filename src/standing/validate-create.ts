@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Config } from '../config/types.js';
 import { LoopError } from '../errors.js';
 import { isValidName, nameProblem } from '../refs.js';
-import { allowedCwd } from './allowed-cwd.js';
+import { allowedCwd } from './start-plan.js';
 import type { StandingDefinition } from './standing-types.js';
 
 /** A create request as the API, CLI and Slack send it; harness arguments are never accepted. */

@@ -82,10 +82,14 @@ export function createWorkItemService(
       restartHint: ({ ref }) => messages.restartHint(ref),
     },
     sessionOf: (_key, record) => session(record.item),
+    onExited: ({ ref }, status) => {
+      const message = messages.exited(ref, status);
+      for (const observer of options.observers ?? []) observer.workItemExited?.(ref, message);
+    },
     driver,
     starter: options.starter,
     tokens: options.tokens,
-    readiness: options.readiness,
+    states: options.states,
     events: options.events,
     owner,
     stopGraceMs: options.stopGraceMs,
@@ -172,7 +176,7 @@ export function createWorkItemService(
           // As a standing session's (docs/design.md §13): null when it is not running.
           agentState:
             shown.status === 'running'
-              ? (options.readiness.state(workItemTarget(record.item)) ?? 'idle')
+              ? (options.states.state(workItemTarget(record.item)) ?? 'idle')
               : shown.status === 'exited'
                 ? 'exited'
                 : null,
@@ -197,20 +201,11 @@ export function createWorkItemService(
 
     hasRunning: () => sessions.hasRunning(),
 
-    async noticeExits(listing) {
-      const exits = await sessions.exitsIn(listing);
-      await Promise.all(
-        exits.map(({ session: { ref }, status }) => service.markExited(ref, status)),
-      );
-    },
+    noticeExits: (listing) => sessions.noticeExits(listing),
 
     async markExited(ref, exitStatus) {
       const item = parseWorkItemRef(ref);
-      if (!item) return;
-      const exited = await sessions.markExited(session(item), exitStatus);
-      if (!exited) return;
-      const message = messages.exited(ref, exited.status);
-      for (const observer of options.observers ?? []) observer.workItemExited?.(ref, message);
+      if (item) await sessions.markExited(session(item), exitStatus);
     },
 
     async refForToken(token) {

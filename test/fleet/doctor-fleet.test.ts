@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import type { DoctorReport } from '../../src/doctor/format-doctor-report.js';
+import type { DoctorReport } from '../../src/doctor/doctor-check.js';
 import { createFleet, type Fleet } from '../../src/fleet/create-fleet.js';
 import { captureLogger } from '../helpers/capture-logger.js';
 import { freePort } from '../helpers/free-port.js';

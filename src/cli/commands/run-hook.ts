@@ -3,7 +3,7 @@ import { asLoopError } from '../../errors.js';
 import type { CommandHandler } from '../command-context.js';
 import { hookAnswerText, hookPayload, hookWaitMs } from '../../hooks/hook-shim.js';
 import { readStreamText } from '../read-stream-text.js';
-import { sessionEnv } from '../session-env.js';
+import { sessionEnv } from '../input.js';
 
 const stdinTimeoutMs = 300;
 const maxPayloadBytes = 1024 * 1024;

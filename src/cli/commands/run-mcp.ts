@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import type { CommandHandler } from '../command-context.js';
-import { readVersion } from '../read-version.js';
+import { readVersion } from '../cli-io.js';
 
 /**
  * `the-loop mcp` (docs/design.md §20): an MCP server on stdin/stdout over serve's control socket,

@@ -1,5 +1,5 @@
 import type { CommandHandler } from '../command-context.js';
-import { formatColumns } from '../format-columns.js';
+import { formatColumns } from '../format.js';
 import { LoopError } from '../../errors.js';
 
 const verbs = new Set(['allow', 'allow-always', 'deny']);

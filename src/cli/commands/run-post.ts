@@ -1,11 +1,8 @@
 import { createApiClient, unwrap } from '../../api/create-api-client.js';
 import type { ReplyFailure, ReplyTarget } from '../../replies/reply-router.js';
-import { chooseTextSource } from '../choose-text-source.js';
+import { chooseTextSource, readInputText, readPostFiles, sessionEnv } from '../input.js';
 import type { CommandHandler } from '../command-context.js';
-import { isInteractive } from '../is-interactive.js';
-import { readInputText } from '../read-input-text.js';
-import { readPostFiles } from '../read-post-files.js';
-import { sessionEnv } from '../session-env.js';
+import { isInteractive } from '../cli-io.js';
 
 interface PostAnswer {
   readonly targets: readonly ReplyTarget[];

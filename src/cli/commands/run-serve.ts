@@ -5,10 +5,8 @@ import { errnoCode } from '../../errors.js';
 import { chooseLogFormat } from '../../log/choose-log-format.js';
 import { createLogger, type Logger } from '../../log/create-logger.js';
 import { printable } from '../../refs.js';
-import type { CliIo, StopSignal } from '../cli-io.js';
+import { type CliIo, type StopSignal, readVersion, waitForStop } from '../cli-io.js';
 import type { CommandHandler } from '../command-context.js';
-import { readVersion } from '../read-version.js';
-import { waitForStop } from '../wait-for-stop.js';
 
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 const signalExitCodes = { SIGINT: 130, SIGTERM: 143 } as const;

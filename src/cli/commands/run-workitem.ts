@@ -1,5 +1,5 @@
 import type { CommandHandler } from '../command-context.js';
-import { formatColumns } from '../format-columns.js';
+import { formatColumns } from '../format.js';
 
 /** `the-loop workitem list`: this instance's work-item sessions. */
 export const runWorkItemList: CommandHandler = async (context) => {

@@ -5,7 +5,7 @@ import type { ProgressSink } from '../../hooks/hook-table.js';
 import type { Config } from '../../config/types.js';
 import { asLoopError } from '../../errors.js';
 import type { Logger } from '../../log/create-logger.js';
-import { callSlack } from '../call-slack.js';
+import { callSlack, threadSay } from '../call-slack.js';
 import type { ThreadBindings } from '../thread-bindings.js';
 import { describeToolCall } from './describe-tool-call.js';
 import { formatProgressLine, formatProgressSummary } from './format-progress.js';
@@ -97,21 +97,14 @@ export function createProgressReporter(options: {
         return;
       }
       turn.lastSentAt = now();
-      const answer = await callSlack(
-        'chat.postMessage',
-        () =>
-          client.chat.postMessage({
-            channel: binding.channel,
-            thread_ts: binding.threadTs,
-            text: formatProgressLine(turn.call, now() - turn.startedAt),
-            unfurl_links: false,
-            unfurl_media: false,
-            metadata: { event_type: 'the_loop_progress', event_payload: {} },
-          }),
-        { logger, maxAttempts: 2, sleep },
-      );
-      if (typeof answer.ts === 'string') {
-        turn.message = { channel: binding.channel, ts: answer.ts };
+      const ts = await threadSay(client, binding, { logger, maxAttempts: 2, sleep })({
+        text: formatProgressLine(turn.call, now() - turn.startedAt),
+        unfurl_links: false,
+        unfurl_media: false,
+        metadata: { event_type: 'the_loop_progress', event_payload: {} },
+      });
+      if (ts !== undefined) {
+        turn.message = { channel: binding.channel, ts };
         await options.open?.opened(turn.message);
       }
     } catch (error) {

@@ -2,7 +2,7 @@ import { chmod, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../../../src/cli/main.js';
-import type { DoctorReport } from '../../../src/doctor/format-doctor-report.js';
+import type { DoctorReport } from '../../../src/doctor/doctor-check.js';
 import { makeTempDir, type TempDir } from '../../helpers/fs-fixtures.js';
 import { fakeIo } from '../../unit/cli/fake-io.js';
 

@@ -2,8 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { commandHandlers } from '../../../src/cli/command-handlers.js';
 import { commandSpecs, globalFlags } from '../../../src/cli/command-specs.js';
-import { formatHelp } from '../../../src/cli/format-help.js';
-import { formatUsage } from '../../../src/cli/format-usage.js';
+import { formatHelp, formatUsage } from '../../../src/cli/help.js';
 
 const docs = readFileSync(new URL('../../../docs/cli.md', import.meta.url), 'utf8');
 

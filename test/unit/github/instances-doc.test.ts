@@ -2,7 +2,7 @@ import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../../src/config/resolve-config.js';
 import type { InstanceConfig, ScopeMode } from '../../../src/config/types.js';
-import { formatInstance, type InstanceReport } from '../../../src/cli/format-instance.js';
+import { formatInstance, type InstanceReport } from '../../../src/cli/format.js';
 import { decideScope } from '../../../src/instance/decide-scope.js';
 import { parseAddress, type AddressResult } from '../../../src/instance/parse-address.js';
 import {

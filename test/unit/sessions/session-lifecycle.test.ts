@@ -133,7 +133,7 @@ describe('the session lifecycle when a record cannot be written', () => {
       driver,
       starter,
       tokens,
-      readiness,
+      states: readiness,
       events,
       owner: 'me',
       stopGraceMs: 10,

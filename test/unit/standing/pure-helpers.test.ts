@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { isPathInside } from '../../../src/standing/is-path-inside.js';
+import { isPathInside } from '../../../src/standing/start-plan.js';
 import { resolveDefinitions } from '../../../src/standing/resolve-definitions.js';
-import { toStandingView } from '../../../src/standing/to-standing-view.js';
-import { isStandingRecord } from '../../../src/standing/is-standing-record.js';
-import type { StandingDefinition, StandingRecord } from '../../../src/standing/standing-types.js';
+import {
+  toStandingView,
+  isStandingRecord,
+  type StandingDefinition,
+  type StandingRecord,
+} from '../../../src/standing/standing-types.js';
 
 const definition = (name: string, extra: Partial<StandingDefinition> = {}): StandingDefinition => ({
   name,

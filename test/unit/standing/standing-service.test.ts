@@ -18,7 +18,7 @@ import {
   type StandingService,
 } from '../../../src/standing/create-standing-service.js';
 import { createStandingResolver } from '../../../src/standing/create-standing-resolver.js';
-import { isStandingRecord } from '../../../src/standing/is-standing-record.js';
+import { isStandingRecord } from '../../../src/standing/standing-types.js';
 import { createMemoryEventLog, type MemoryEventLog } from '../../helpers/memory-event-log.js';
 import { createRecordStore } from '../../../src/state/record-store.js';
 import { createFakeTmuxDriver, type FakeTmuxDriver } from '../../fakes/fake-tmux-driver.js';
@@ -94,7 +94,7 @@ describe('standing service verbs over a fake tmux driver', () => {
       starter,
       tokens,
       delivery,
-      readiness,
+      states: readiness,
       events,
       owner: 'me',
       stopGraceMs: 10,
@@ -162,7 +162,7 @@ describe('standing service verbs over a fake tmux driver', () => {
       }),
       tokens: createSessionTokens(),
       delivery: { deliver: async () => ({ outcome: 'delivered', deliveryId: 'x' }) },
-      readiness: createReadinessTracker(),
+      states: createReadinessTracker(),
       events,
       owner: 'me',
       stopGraceMs: 10,

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createAgentStates } from '../../../src/delivery/agent-states.js';
 import { standingBootDirective } from '../../../src/harness/boot-directive.js';
-import { formatStandingView } from '../../../src/cli/format-standing-view.js';
+import { formatStandingView } from '../../../src/cli/format.js';
 import { notificationNotice } from '../../../src/replies/notification-notice.js';
 import { startDialogNotice } from '../../../src/replies/start-dialog-notice.js';
 import { standingMessages } from '../../../src/standing/standing-messages.js';
