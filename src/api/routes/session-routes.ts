@@ -1,6 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { ConfirmationTracker } from '../../delivery/confirmation-tracker.js';
 import type { AgentStates } from '../../delivery/agent-states.js';
+import { turnHook } from '../../delivery/agent-turn.js';
 import { asLoopError, LoopError } from '../../errors.js';
 import { claudeHookAnswer } from '../../harness/claude-hook-answer.js';
 import { readInjectedPrompts } from '../../harness/read-injected-prompts.js';
@@ -159,12 +160,12 @@ export function sessionRoutes(options: {
     UserPromptSubmit: async (session, payload) => {
       const prompt = typeof payload['prompt'] === 'string' ? payload['prompt'] : '';
       progress.turnStarted(session.ref);
-      readiness.signal(session.tmuxName, 'prompt', session.ref);
+      readiness.hook(session.tmuxName, turnHook('UserPromptSubmit', payload), session.ref);
       return { accepted: true, confirmed: confirmations.report(session.tmuxName, prompt) > 0 };
     },
     Stop: async (session, payload) => {
       options.endPermissionRequests?.(session.ref);
-      readiness.signal(session.tmuxName, 'stop', session.ref);
+      readiness.hook(session.tmuxName, turnHook('Stop', payload), session.ref);
       // Messages typed into this turn that it took in as a system message (no UserPromptSubmit).
       if (confirmations.pendingTags(session.tmuxName).size > 0) {
         void confirmInjected(session, payload['transcript_path']);
@@ -176,10 +177,12 @@ export function sessionRoutes(options: {
       return { accepted: true };
     },
     PreToolUse: async (session, payload) => {
+      readiness.hook(session.tmuxName, turnHook('PreToolUse', payload), session.ref);
       progress.toolStarted(session.ref, toolName(payload), payload['tool_input']);
       return { accepted: true };
     },
     PostToolUse: async (session, payload) => {
+      readiness.hook(session.tmuxName, turnHook('PostToolUse', payload), session.ref);
       progress.toolFinished(session.ref, toolName(payload), payload['tool_input']);
       return { accepted: true };
     },
