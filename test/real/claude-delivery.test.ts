@@ -132,6 +132,51 @@ describe.skipIf(unavailable !== undefined)('the-loop delivering to the real Clau
     await settled();
   });
 
+  // 2.1.332 fires a queued message's UserPromptSubmit at once and starts the merged turn after
+  // the running one's Stop with none (test/real/FINDINGS.md (h)): the session must still be busy
+  // then, so a message said meanwhile is reported queued, not delivered. Same on 2.1.197, where
+  // the queued message's UserPromptSubmit after the Stop marks the turn.
+  it('10: while the merged turn of queued messages runs the session is busy, and a message said then is queued', async () => {
+    const slow = gate();
+    const merged = gate();
+    claude.fake.script(
+      text('Slow one.', { until: slow.promise }),
+      text('Merged one.', { until: merged.promise }),
+      text('The third.'),
+    );
+    const first = await say('a slow one');
+    expect(first.stdout, first.stderr).toMatch(/^delivered to sup/);
+    await claude.requestWith('a slow one');
+    const queued = await say('queued behind it');
+    expect(queued.stdout, queued.stderr).toMatch(/^queued: sup takes it/);
+    slow.open();
+    await claude.requestWith('queued behind it');
+    await eventMatching(
+      claude,
+      (event) =>
+        event.event === 'agent.posted' &&
+        event.ref === 'standing:sup' &&
+        event.bytes === Buffer.byteLength('Slow one.'),
+      "the slow turn's answer posted",
+    );
+    const got = await claude.serve.cli(['standing', 'get', 'sup', '--json']);
+    expect((JSON.parse(got.stdout) as { agentState?: string }).agentState).toBe('busy');
+    const during = await say('said during the merged turn');
+    expect(during.stdout, during.stderr).toMatch(/^queued: sup takes it/);
+    merged.open();
+    expect(await finalOutcome(claude, deliveryIdOf(queued))).toBe('delivery.delivered');
+    expect(await finalOutcome(claude, deliveryIdOf(during))).toBe('delivery.delivered');
+    await eventMatching(
+      claude,
+      (event) =>
+        event.event === 'agent.posted' &&
+        event.ref === 'standing:sup' &&
+        event.bytes === Buffer.byteLength('The third.'),
+      "the last turn's answer posted",
+    );
+    await settled();
+  });
+
   it('4: after an Escape the prompt Claude Code puts back is cleared, not sent with the next message', async () => {
     const never = gate();
     claude.fake.script(text('never sent', { until: never.promise }));
