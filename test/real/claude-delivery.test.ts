@@ -118,9 +118,9 @@ describe.skipIf(unavailable !== undefined)('the-loop delivering to the real Clau
     // Claude Code merges what waited into one turn.
     const merged = await claude.requestWith('typed while busy, again');
     expect(userTexts(merged).filter((t) => t.includes('typed while busy'))).toHaveLength(2);
-    // 2.1.332 sends the queued prompts' UserPromptSubmit before the slow turn's Stop, so nothing
-    // marks the merged turn busy and settled() alone can pass while it still runs (FINDINGS.md
-    // (h)): wait for its own answer to be posted.
+    // Wait for the merged turn's own answer too, not only for idle: the next test's script must
+    // not be taken by it (2.1.332 starts it with no UserPromptSubmit; the agent state now keeps it
+    // busy, test "10", FINDINGS.md (h)).
     await eventMatching(
       claude,
       (event) =>

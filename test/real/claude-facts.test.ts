@@ -271,7 +271,8 @@ describe.skipIf(unavailable !== undefined)('facts about the real Claude Code', (
       expect(busy).toMatch(/^❯\u00a0Press up to edit queued messages$/m);
       expect(busy).toMatch(behaviour.queuedLine('queued one'));
       expect(busy).toMatch(QUEUED_BOX);
-      for (const extra of behaviour.queuedExtra) expect(busy).toMatch(extra);
+      // Drawn a moment after the queued line itself (a full run once looked too early).
+      for (const extra of behaviour.queuedExtra) await pane.waitForScreen(session, extra);
       if (queue.submitWhenQueued) {
         // 2.1.332 (FINDINGS.md (h)): UserPromptSubmit as soon as each is queued, the turn still held.
         await pane.waitForHook(prompted('queued two'), 'UserPromptSubmit of the queued prompts');
