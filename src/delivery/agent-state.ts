@@ -18,8 +18,13 @@ export type AgentSignal =
   | 'readable'
   /** UserPromptSubmit: a turn runs. */
   | 'prompt'
-  /** Stop: the turn ended. */
+  /** Stop: the turn ended (or an interrupt the-loop sent, which Claude Code ends with no Stop). */
   | 'stop'
+  /**
+   * Stop of a turn with a prompt queued behind it: Claude Code runs that prompt's turn at once,
+   * and no UserPromptSubmit starts it (2.1.332; src/delivery/agent-turn.ts).
+   */
+  | 'stop-queued'
   /** PermissionRequest, or a `permission_prompt` notice. */
   | 'permission'
   /** The permission question is gone (decided, answered in the terminal, no longer on screen). */
@@ -47,6 +52,8 @@ export function nextAgentState(state: AgentState, signal: AgentSignal): AgentSta
       return 'busy';
     case 'stop':
       return 'idle';
+    case 'stop-queued':
+      return state === 'starting' || state === 'blocked' ? state : 'busy';
     case 'permission':
       return state === 'starting' || state === 'blocked' ? state : 'waiting';
     case 'permission-ended':

@@ -6,6 +6,7 @@ import {
   type AgentSignal,
   type AgentState,
 } from './agent-state.js';
+import { nextAgentTurn, noTurn, type AgentTurn, type TurnHook } from './agent-turn.js';
 import type { ReadinessTracker } from './readiness-tracker.js';
 import { tmuxAttachCommand } from '../tmux/attach-command.js';
 
@@ -24,6 +25,8 @@ export interface AgentStates extends ReadinessTracker {
   /** The state, or undefined for a session nothing is known of (treated as idle). */
   state(target: string): AgentState | undefined;
   signal(target: string, signal: AgentSignal, ref?: string): void;
+  /** A hook that shapes a turn (UserPromptSubmit, Pre/PostToolUse, Stop), with its prompt_id. */
+  hook(target: string, hook: TurnHook, ref?: string): void;
   /** Resolves at the target's next state change. */
   changed(target: string): Promise<void>;
   /** Waits until the agent may be typed into; `onHeld` hears once why it waits, if it does. */
@@ -46,6 +49,7 @@ export function createAgentStates(
 ): AgentStates {
   const states = new Map<string, AgentState>();
   const refs = new Map<string, string>();
+  const turns = new Map<string, AgentTurn>();
   const waiters = new Map<string, Set<() => void>>();
 
   const wake = (target: string): void => {
@@ -63,6 +67,8 @@ export function createAgentStates(
 
   const signal = (target: string, what: AgentSignal, ref?: string): void => {
     if (ref) refs.set(target, ref);
+    // A new process, its end, or an interrupt the-loop sent: nothing of the turn goes on.
+    if (what === 'spawned' || what === 'exit' || what === 'stop') turns.delete(target);
     const from = states.get(target);
     const to = nextAgentState(from ?? 'idle', what);
     if (from === to) return;
@@ -77,6 +83,11 @@ export function createAgentStates(
   const agentStates: AgentStates = {
     state: (target) => states.get(target),
     signal,
+    hook(target, hook, ref) {
+      const next = nextAgentTurn(current(target), turns.get(target) ?? noTurn, hook);
+      if (next.signal) signal(target, next.signal, ref);
+      turns.set(target, next.turn);
+    },
     changed,
     spawned: (target, ref) => signal(target, 'spawned', ref),
     ready: (target) => signal(target, 'ready'),
@@ -85,6 +96,7 @@ export function createAgentStates(
     forget(target) {
       states.delete(target);
       refs.delete(target);
+      turns.delete(target);
       wake(target);
     },
     isReady: (target) => {

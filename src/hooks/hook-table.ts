@@ -1,5 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { AgentStates } from '../delivery/agent-states.js';
+import { turnHook } from '../delivery/agent-turn.js';
 import type { ConfirmationTracker } from '../delivery/confirmation-tracker.js';
 import { asLoopError } from '../errors.js';
 import { readInjectedPrompts } from '../harness/read-injected-prompts.js';
@@ -150,14 +151,14 @@ export function createHookTable(options: HookTableOptions): HookTable {
     UserPromptSubmit: async (session, payload) => {
       const prompt = typeof payload['prompt'] === 'string' ? payload['prompt'] : '';
       progress.turnStarted(session.ref);
-      readiness.signal(session.tmuxName, 'prompt', session.ref);
+      readiness.hook(session.tmuxName, turnHook('UserPromptSubmit', payload), session.ref);
       return { accepted: true, confirmed: confirmations.report(session.tmuxName, prompt) > 0 };
     },
     Stop: async (session, payload) => {
       // Claude Code keeps a PermissionRequest hook waiting even after someone answered the
       // dialog in the terminal, so a Stop is how that answer shows: the turn's requests end.
       permissions?.expireRef(session.ref, 'terminal');
-      readiness.signal(session.tmuxName, 'stop', session.ref);
+      readiness.hook(session.tmuxName, turnHook('Stop', payload), session.ref);
       // Messages typed into this turn that it took in as a system message (no UserPromptSubmit).
       if (confirmations.pendingTags(session.tmuxName).size > 0) {
         void confirmInjected(session, payload['transcript_path']);
@@ -169,10 +170,12 @@ export function createHookTable(options: HookTableOptions): HookTable {
       return { accepted: true };
     },
     PreToolUse: async (session, payload) => {
+      readiness.hook(session.tmuxName, turnHook('PreToolUse', payload), session.ref);
       progress.toolStarted(session.ref, toolName(payload), payload['tool_input']);
       return { accepted: true };
     },
     PostToolUse: async (session, payload) => {
+      readiness.hook(session.tmuxName, turnHook('PostToolUse', payload), session.ref);
       progress.toolFinished(session.ref, toolName(payload), payload['tool_input']);
       return { accepted: true };
     },

@@ -1,3 +1,5 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -6,6 +8,7 @@ import type { LoggedEvent } from '../../src/state/event-log.js';
 import { readEvents } from '../helpers/read-events.js';
 import { readEvents as readAgentEvents, readPrompts } from '../fakes/fake-agent-records.js';
 import { eventually } from '../helpers/eventually.js';
+import { CLAUDE_TESTED_VERSIONS } from '../../src/harness/claude-versions.js';
 import {
   createServeFixture,
   waitForTurns,
@@ -148,6 +151,41 @@ describe('what the fake agent does as Claude Code does, under serve', () => {
       /^\[cli · ana · [0-9a-f]{4}\]\n\nafter the interrupt$/,
     );
   }, 40_000);
+
+  // 2.1.332 submits a queued message at once, and no UserPromptSubmit starts the merged turn
+  // after the running one's Stop: the session must still show busy, and a message then is queued
+  // (test/real/claude-delivery.test.ts "10"; test/real/FINDINGS.md (h)).
+  it.each(CLAUDE_TESTED_VERSIONS)(
+    '10 (fake as %s): while the merged turn of queued messages runs the session is busy, and a message then is queued',
+    async (version) => {
+      const serve = await start({ FAKE_AGENT_VERSION: version });
+      expect((await serve.cli(['standing', 'create', 'sup'])).exitCode).toBe(0);
+      await waitForTurns(serve, 'standing:sup', 1);
+      const gates = await mkdtemp(path.join(tmpdir(), 'loop-twin-gates-'));
+      const [slowEnds, mergedEnds] = ['slow', 'merged'].map((name) => path.join(gates, name));
+      const first = await say(serve, 'sup', `a slow turn\nFAKE:until ${slowEnds}`);
+      expect(first.stdout, first.stderr).toMatch(/^delivered to sup/);
+      const queued = await say(serve, 'sup', `typed while busy\nFAKE:until ${mergedEnds}`);
+      expect(queued.stdout, queued.stderr).toMatch(/^queued: sup takes it/);
+      const posted = async () =>
+        (await events(serve)).filter(
+          (event) => event.event === 'agent.posted' && event['ref'] === 'standing:sup',
+        ).length;
+      const before = await posted();
+      await writeFile(slowEnds!, '');
+      // The slow turn's Stop has been heard (its answer is posted); the merged turn is held.
+      await eventually(async () => (await posted()) > before, { what: "the slow turn's answer" });
+      const got = await serve.cli(['standing', 'get', 'sup', '--json']);
+      expect((JSON.parse(got.stdout) as { agentState?: string }).agentState).toBe('busy');
+      const during = await say(serve, 'sup', 'said during the merged turn');
+      expect(during.stdout, during.stderr).toMatch(/^queued: sup takes it/);
+      await writeFile(mergedEnds!, '');
+      expect(await finalOutcome(serve, queued)).toBe('delivery.delivered');
+      expect(await finalOutcome(serve, during)).toBe('delivery.delivered');
+      await waitForTurns(serve, 'standing:sup', 2);
+    },
+    40_000,
+  );
 
   it('5: a trust dialog before start-up blocks the session, is told once, and the boot prompt goes in once answered', async () => {
     const serve = await start({ FAKE_AGENT_TRUST_DIALOG: '1' }, { readyTimeoutMs: 2_000 });

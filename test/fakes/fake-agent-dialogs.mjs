@@ -13,19 +13,27 @@ const TRUST_DIALOG = [
   ' Enter to confirm · Esc to cancel',
 ];
 
-/** Its permission dialog for a Bash command; the input box is gone while it shows. */
-const permissionDialog = (/** @type {string} */ command) => [
+/**
+ * Its permission dialog for a Bash command; the input box is gone while it shows. The options are
+ * the version's (fake-agent-version.mjs), 2.1.197's when no version is set.
+ *
+ * @param {string} command
+ * @param {import('./fake-agent-version.mjs').VersionBehaviour | undefined} behaviour
+ */
+const permissionDialog = (command, behaviour) => [
   '────────────────────────────────────────────────────────────────',
   ' Bash command',
   '',
   `   ${command}`,
   '',
   ' Do you want to proceed?',
-  ' ❯ 1. Yes',
-  '   2. Yes, and don’t ask again',
-  '   3. No',
-  '',
-  ' Esc to cancel · Tab to amend · ctrl+e to explain',
+  ...(behaviour?.permissionOptions(command) ?? [
+    ' ❯ 1. Yes',
+    '   2. Yes, and don’t ask again',
+    '   3. No',
+    '',
+    ' Esc to cancel · Tab to amend · ctrl+e to explain',
+  ]),
 ];
 
 /**
@@ -36,14 +44,17 @@ const permissionDialog = (/** @type {string} */ command) => [
 /**
  * A dialog as Claude Code shows one: it takes every key, a bracketed paste is dropped whole, `1`
  * or Enter picks "Yes", `2` (trust) / `3` (permission) or Escape picks "No". Resolves true for Yes.
- * Input goes to `feed` while it shows; the screen is redrawn once it is answered.
+ * Input goes to `feed` while it shows; the screen is redrawn once it is answered. `keys` replaces
+ * the permission dialog's keys for a version (2.1.332: `3` is "Yes, and switch to auto mode",
+ * recorded as `auto`, and `4` is No).
  *
  * @param {'trust' | 'permission'} kind
  * @param {string[]} lines
  * @param {DialogIo} io
+ * @param {import('./fake-agent-version.mjs').VersionBehaviour['permissionKeys']} [keys]
  * @returns {Dialog}
  */
-function openDialog(kind, lines, io) {
+function openDialog(kind, lines, io, keys) {
   /** @type {(yes: boolean) => void} */
   let settle = () => undefined;
   const answered = new Promise((resolve) => (settle = resolve));
@@ -57,9 +68,16 @@ function openDialog(kind, lines, io) {
     feed(chunk) {
       if (done) return;
       const key = chunk.startsWith('\x1b[200~') ? '' : chunk;
-      const yes = key === '1' || key === '\r' || key === '\n';
-      const refused = key === no || key === '\x1b';
-      io.record(`${kind}_dialog_key`, { bytes: chunk.length, yes, refused });
+      const auto = keys?.auto.includes(key) ?? false;
+      const yes =
+        auto || (keys ? keys.yes.includes(key) : key === '1' || key === '\r' || key === '\n');
+      const refused = keys ? keys.no.includes(key) : key === no || key === '\x1b';
+      io.record(`${kind}_dialog_key`, {
+        bytes: chunk.length,
+        yes,
+        refused,
+        ...(auto ? { auto } : {}),
+      });
       if (!yes && !refused) return;
       done = true;
       io.write('\x1b[2J\x1b[H');
@@ -71,9 +89,15 @@ function openDialog(kind, lines, io) {
 /** The trust dialog before SessionStart. @param {DialogIo} io */
 export const openTrustDialog = (io) => openDialog('trust', TRUST_DIALOG, io);
 
-/** The permission dialog of a tool call. @param {string} command @param {DialogIo} io */
-export const openPermissionDialog = (command, io) =>
-  openDialog('permission', permissionDialog(command), io);
+/**
+ * The permission dialog of a tool call, as `behaviour`'s version shows it.
+ *
+ * @param {string} command
+ * @param {DialogIo} io
+ * @param {import('./fake-agent-version.mjs').VersionBehaviour} [behaviour]
+ */
+export const openPermissionDialog = (command, io, behaviour) =>
+  openDialog('permission', permissionDialog(command, behaviour), io, behaviour?.permissionKeys);
 
 /**
  * A dialog the-loop does not know: Claude Code 2.1.332's "Adding a new directory" question (the

@@ -54,6 +54,8 @@ export type EventRecord = EventBase &
         bytes: number;
         yes: boolean;
         refused: boolean;
+        /** 2.1.332's `3`: "Yes, and switch to auto mode". */
+        auto?: boolean;
       }
     | { event: 'dialog_key'; bytes: number }
     | {
@@ -90,10 +92,27 @@ export interface TranscriptRecord {
   message: { role: 'user' | 'assistant'; content: string | { type: string; text: string }[] };
 }
 
+/**
+ * What the fake agent, acting as a version (`FAKE_AGENT_VERSION`), would send the model: per turn
+ * the user text blocks (a queued prompt each, a collapsed paste wrapped as the version wraps it),
+ * and per prompt injected into a running turn the message that carries it. `model.jsonl`.
+ */
+export interface ModelRecord {
+  ts: number;
+  sessionId: string;
+  promptId: string;
+  role: 'user' | 'system';
+  texts: string[];
+}
+
 const POLL_MS = 20;
 
 export function readPrompts(home: string): Promise<PromptRecord[]> {
   return readJsonLines<PromptRecord>(path.join(home, 'prompts.jsonl'));
+}
+
+export function readModel(home: string): Promise<ModelRecord[]> {
+  return readJsonLines<ModelRecord>(path.join(home, 'model.jsonl'));
 }
 
 export function readArgv(home: string): Promise<ArgvRecord[]> {

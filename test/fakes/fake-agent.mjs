@@ -16,6 +16,10 @@
  * default 0, recorded as an `enter_absorbed` event).
  * FAKE_AGENT_IDLE_PROMPT_MS (Claude Code's `idle_prompt` Notification this long after each
  * answer, unless a prompt comes first; Claude Code waits 60 s; default 0 = never).
+ * FAKE_AGENT_VERSION (e.g. 2.1.197 or 2.1.332) acts as that Claude Code version where the-loop can
+ * see a difference (fake-agent-version.mjs): prompts typed while a turn runs, the `prompt_id` of
+ * hooks, the permission dialog's options, what the model gets of a collapsed paste
+ * (`model.jsonl`); unset, the older simpler model (each prompt a turn of its own).
  * FAKE_AGENT_TRUST_DIALOG=1 shows Claude Code's trust dialog before SessionStart
  * (fake-agent-dialogs.mjs): `1` or Enter trusts, `2` or Escape exits 1, a paste is dropped.
  * FAKE_AGENT_UNKNOWN_DIALOG=1 shows, before SessionStart, a dialog the-loop does not know (2.1.332's
@@ -27,7 +31,8 @@
  * `FAKE:exit` makes the agent exit 0 once that turn is answered; `FAKE:turn-ms <n>` makes that
  * turn last n ms. `FAKE:tool <Tool> <arg>` lines ask for permission through the PermissionRequest
  * hook (see fake-agent-tools.mjs); each line `FAKE:run <Name> <JSON input>` is an allowed tool call
- * (PreToolUse, a short run, PostToolUse), and `FAKE:sleep <ms>` waits between them.
+ * (PreToolUse, a short run, PostToolUse), and `FAKE:sleep <ms>` waits between them;
+ * `FAKE:until <path>` holds the turn until that file exists.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -41,6 +46,7 @@ import { openPermissionDialog, openTrustDialog, openUnknownDialog } from './fake
 import { createInputReader } from './fake-agent-input.mjs';
 import { appendJsonLine } from './fake-agent-jsonl.mjs';
 import { createTurns } from './fake-agent-turns.mjs';
+import { versionBehaviour } from './fake-agent-version.mjs';
 
 const DEFAULT_HOOK_TIMEOUT_MS = 10_000;
 /** How long a lone ESC waits for the rest of a sequence before it counts as the Escape key. */
@@ -93,6 +99,13 @@ appendJsonLine(files.argv, {
 const startupMs = readMs('FAKE_AGENT_STARTUP_MS', 0);
 const turnMs = readMs('FAKE_AGENT_TURN_MS', 0);
 const hookTimeoutMs = readMs('FAKE_AGENT_HOOK_TIMEOUT_MS', DEFAULT_HOOK_TIMEOUT_MS);
+/** @type {ReturnType<typeof versionBehaviour>} */
+let behaviour;
+try {
+  behaviour = versionBehaviour(process.env.FAKE_AGENT_VERSION);
+} catch {
+  refuse('fake-agent: FAKE_AGENT_VERSION must be a version such as 2.1.332', 2);
+}
 const parsed = parseAgentArgs(process.argv.slice(2));
 if (!parsed.ok) refuse(parsed.message, 2);
 const args = parsed.args;
@@ -125,13 +138,31 @@ const BOX = '❯\u00a0';
 let dialogKey;
 /** What the input box shows: one line, always redrawn as the last line of the screen. */
 let boxShown = '';
+/** With a version: the prompts waiting for the running turn, listed right above the box. */
+/** @type {string[]} */
+let queuedLines = [];
+/** How many of those lines are on screen above the box. */
+let drawnAbove = 0;
+/** Claude Code's empty box while prompts are queued. */
+const QUEUED_PLACEHOLDER = 'Press up to edit queued messages';
+/** Takes the box line, and the queued lines above it, off the screen. */
+const clearBox = () => {
+  stdout.write(drawnAbove > 0 ? `\r\x1b[2K\x1b[${drawnAbove}A\r\x1b[J` : '\r\x1b[2K');
+  drawnAbove = 0;
+};
 const drawBox = () => {
   // An open permission dialog stands where the box was, as in Claude Code.
-  if (dialogKey === undefined) stdout.write(`\r\x1b[2K${BOX}${boxShown}`);
+  if (dialogKey !== undefined) return;
+  clearBox();
+  for (const line of queuedLines) stdout.write(`${line}\r\n`);
+  drawnAbove = queuedLines.length;
+  const empty = boxShown === '' && queuedLines.length > 0 ? QUEUED_PLACEHOLDER : boxShown;
+  stdout.write(`${BOX}${empty}`);
 };
 /** Puts a line above the box and draws the box again under it. @param {string} text */
 const say = (text) => {
-  stdout.write(`\r\x1b[2K${text}\r\n`);
+  clearBox();
+  stdout.write(`${text}\r\n`);
   drawBox();
 };
 /** A short note of what was submitted, above a fresh, empty box. @param {string} text */
@@ -177,15 +208,28 @@ const turns = createTurns({
   say,
   restore: (prompt) => {
     reader.setLine(prompt);
+    boxParts = [{ text: prompt, collapsed: false }];
     boxShown = prompt.replace(/\n/g, ' ');
     drawBox();
   },
+  ...(behaviour
+    ? {
+        behaviour,
+        modelPath: path.join(home, 'model.jsonl'),
+        queueChanged: (/** @type {string[]} */ prompts) => {
+          queuedLines = behaviour?.queuedLines(prompts) ?? [];
+          drawBox();
+        },
+      }
+    : {}),
   exit: () => exit(0, 'FAKE:exit'),
   askPermission: async (command) => {
-    dialog = openPermissionDialog(command, {
-      write: (text) => stdout.write(text),
-      record: recordEvent,
-    });
+    drawnAbove = 0;
+    dialog = openPermissionDialog(
+      command,
+      { write: (text) => stdout.write(text), record: recordEvent },
+      behaviour,
+    );
     const yes = await dialog.answered;
     dialog = undefined;
     drawBox();
@@ -198,10 +242,27 @@ const turns = createTurns({
   },
 });
 
+/**
+ * What the box holds, piece by piece: with a version, a collapsed paste reaches the model wrapped
+ * as the version wraps it (2.1.332: `<pasted_content id="…">`).
+ * @type {{ text: string, collapsed: boolean }[]}
+ */
+let boxParts = [];
 /** @param {string} typed */
 function submit(typed) {
   // Claude Code submits a tab as four spaces.
   const prompt = typed.replace(/\t/g, '    ');
+  const joined = boxParts.map((part) => part.text).join('');
+  const model =
+    behaviour && joined === typed
+      ? boxParts
+          .map((part) =>
+            part.collapsed ? behaviour?.wrapPaste(part.text, randomUUID().slice(0, 4)) : part.text,
+          )
+          .join('')
+          .replace(/\t/g, '    ')
+      : prompt;
+  boxParts = [];
   appendJsonLine(files.prompts, {
     ts: Date.now(),
     hrtime: process.hrtime.bigint().toString(),
@@ -209,7 +270,10 @@ function submit(typed) {
     prompt,
     pid: process.pid,
   });
-  void turns.submit(prompt);
+  // The box empties at once, also when the prompt only joins the queue above it.
+  boxShown = '';
+  // 2.1.332 hands its hooks the wrapped text as well (prompts.jsonl keeps what was typed).
+  void turns.submit(behaviour?.submitsWrapped ? model : prompt, model);
 }
 
 /**
@@ -230,6 +294,7 @@ function escape() {
   escapesOnText = 0;
   reader.setLine('');
   boxShown = '';
+  boxParts = [];
   drawBox();
   recordEvent('box_cleared');
 }
@@ -248,9 +313,12 @@ const reader = createInputReader({
 function apply(effects) {
   for (const effect of effects) {
     if (effect.type === 'typed') {
+      boxParts.push({ text: effect.text, collapsed: false });
       boxShown += effect.text.replace(/\n/g, ' ');
       drawBox();
     } else if (effect.type === 'erase') {
+      const last = boxParts.at(-1);
+      if (last) last.text = Array.from(last.text).slice(0, -1).join('');
       boxShown = Array.from(boxShown).slice(0, -1).join('');
       drawBox();
     }
@@ -259,7 +327,9 @@ function apply(effects) {
     else if (effect.type === 'pasted') {
       // As Claude Code 2.1: a long paste (over ~800 characters, or 3+ newlines) is one token.
       pasteCount += 1;
-      if (effect.length > 800 || effect.newlines >= 3) {
+      const collapsed = effect.length > 800 || effect.newlines >= 3;
+      boxParts.push({ text: effect.text, collapsed });
+      if (collapsed) {
         const lines = effect.newlines > 0 ? ` +${effect.newlines} lines` : '';
         boxShown += `[Pasted text #${pasteCount}${lines}]`;
       } else boxShown += effect.text.replace(/\n/g, ' ');

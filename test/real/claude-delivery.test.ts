@@ -118,9 +118,9 @@ describe.skipIf(unavailable !== undefined)('the-loop delivering to the real Clau
     // Claude Code merges what waited into one turn.
     const merged = await claude.requestWith('typed while busy, again');
     expect(userTexts(merged).filter((t) => t.includes('typed while busy'))).toHaveLength(2);
-    // 2.1.332 sends the queued prompts' UserPromptSubmit before the slow turn's Stop, so nothing
-    // marks the merged turn busy and settled() alone can pass while it still runs (FINDINGS.md
-    // (h)): wait for its own answer to be posted.
+    // Wait for the merged turn's own answer too, not only for idle: the next test's script must
+    // not be taken by it (2.1.332 starts it with no UserPromptSubmit; the agent state now keeps it
+    // busy, test "10", FINDINGS.md (h)).
     await eventMatching(
       claude,
       (event) =>
@@ -128,6 +128,51 @@ describe.skipIf(unavailable !== undefined)('the-loop delivering to the real Clau
         event.ref === 'standing:sup' &&
         event.bytes === Buffer.byteLength('Then the rest.'),
       "the merged turn's answer posted",
+    );
+    await settled();
+  });
+
+  // 2.1.332 fires a queued message's UserPromptSubmit at once and starts the merged turn after
+  // the running one's Stop with none (test/real/FINDINGS.md (h)): the session must still be busy
+  // then, so a message said meanwhile is reported queued, not delivered. Same on 2.1.197, where
+  // the queued message's UserPromptSubmit after the Stop marks the turn.
+  it('10: while the merged turn of queued messages runs the session is busy, and a message said then is queued', async () => {
+    const slow = gate();
+    const merged = gate();
+    claude.fake.script(
+      text('Slow one.', { until: slow.promise }),
+      text('Merged one.', { until: merged.promise }),
+      text('The third.'),
+    );
+    const first = await say('a slow one');
+    expect(first.stdout, first.stderr).toMatch(/^delivered to sup/);
+    await claude.requestWith('a slow one');
+    const queued = await say('queued behind it');
+    expect(queued.stdout, queued.stderr).toMatch(/^queued: sup takes it/);
+    slow.open();
+    await claude.requestWith('queued behind it');
+    await eventMatching(
+      claude,
+      (event) =>
+        event.event === 'agent.posted' &&
+        event.ref === 'standing:sup' &&
+        event.bytes === Buffer.byteLength('Slow one.'),
+      "the slow turn's answer posted",
+    );
+    const got = await claude.serve.cli(['standing', 'get', 'sup', '--json']);
+    expect((JSON.parse(got.stdout) as { agentState?: string }).agentState).toBe('busy');
+    const during = await say('said during the merged turn');
+    expect(during.stdout, during.stderr).toMatch(/^queued: sup takes it/);
+    merged.open();
+    expect(await finalOutcome(claude, deliveryIdOf(queued))).toBe('delivery.delivered');
+    expect(await finalOutcome(claude, deliveryIdOf(during))).toBe('delivery.delivered');
+    await eventMatching(
+      claude,
+      (event) =>
+        event.event === 'agent.posted' &&
+        event.ref === 'standing:sup' &&
+        event.bytes === Buffer.byteLength('The third.'),
+      "the last turn's answer posted",
     );
     await settled();
   });

@@ -9,8 +9,15 @@ import type { RecordedRequest } from '../fakes/fake-anthropic/start-fake-anthrop
 import { realTierUnavailable } from './real-tier-availability.js';
 import { UNAPPROVED_API_KEY } from './scratch-home.js';
 import { startClaudePane, type ClaudePane, type HookCall } from './start-claude-pane.js';
-import { userTexts } from './start-real-claude.js';
+import { rawUserTexts, userTexts } from './start-real-claude.js';
 import { dialogKeyPause, queueFacts, startDialogFacts } from './claude-dialog-keys.js';
+import { claudeCodeVersion } from './claude-code-install.js';
+import {
+  claudeCodeBehaviour,
+  hookSequence,
+  injectedStart,
+  QUEUED_BOX,
+} from '../helpers/claude-code-behaviour.js';
 
 const unavailable = realTierUnavailable();
 
@@ -35,12 +42,15 @@ const systemTexts = (request: RecordedRequest) =>
 /**
  * What the real Claude Code does where the-loop depends on it (test/real/FINDINGS.md), pinned
  * against the client alone, without the-loop. When the pinned version changes, a fact that no
- * longer holds fails here, and the fake agent's twin of it must change with it.
+ * longer holds fails here, and the fake agent's twin of it must change with it: where the fake
+ * models a fact per version, both are held to one expectation (test/helpers/claude-code-behaviour.ts;
+ * the fake's side is test/integration/fakes/fake-agent-versions.test.ts).
  */
 describe.skipIf(unavailable !== undefined)('facts about the real Claude Code', () => {
   let pane: ClaudePane;
   const dialogs = startDialogFacts();
   const queue = queueFacts();
+  const behaviour = claudeCodeBehaviour(claudeCodeVersion());
 
   beforeAll(async () => {
     pane = await startClaudePane();
@@ -194,6 +204,7 @@ describe.skipIf(unavailable !== undefined)('facts about the real Claude Code', (
       const dialog = await pane.waitForScreen(session, /Do you want to proceed\?/);
       expect(dialog).toContain('❯ 1. Yes');
       expect(dialog).toContain('Esc to cancel · Tab to amend');
+      for (const option of behaviour.permissionOptions) expect(dialog).toMatch(option);
       await pane.paste(session, 'a message meant for the model');
       await dialogKeyPause();
       await pane.keys(session, 'Enter');
@@ -258,6 +269,10 @@ describe.skipIf(unavailable !== undefined)('facts about the real Claude Code', (
       const busy = await pane.waitForScreen(session, /❯ queued two\n/);
       expect(busy).toMatch(/^( {2})?❯ queued one$/m);
       expect(busy).toMatch(/^❯\u00a0Press up to edit queued messages$/m);
+      expect(busy).toMatch(behaviour.queuedLine('queued one'));
+      expect(busy).toMatch(QUEUED_BOX);
+      // Drawn a moment after the queued line itself (a full run once looked too early).
+      for (const extra of behaviour.queuedExtra) await pane.waitForScreen(session, extra);
       if (queue.submitWhenQueued) {
         // 2.1.332 (FINDINGS.md (h)): UserPromptSubmit as soon as each is queued, the turn still held.
         await pane.waitForHook(prompted('queued two'), 'UserPromptSubmit of the queued prompts');
@@ -274,6 +289,11 @@ describe.skipIf(unavailable !== undefined)('facts about the real Claude Code', (
       ).map((matches) => calls.findIndex(matches));
       expect(order.every((index) => index >= 0)).toBe(true);
       expect([...order].sort((x, y) => x - y)).toEqual(order);
+      // The same with the prompt_ids: 2.1.332's queued prompts carry the slow turn's, and the
+      // merged turn's Stop one no UserPromptSubmit had (what the-loop's agent state relies on).
+      expect(hookSequence(calls.slice(calls.findIndex(prompted('a slow turn'))))).toEqual(
+        behaviour.queuedHooks,
+      );
       const turns = pane.fake.requests.filter(
         (r) => r.kind === 'turn' && userTexts(r).some((t) => t.includes('queued one')),
       );
@@ -325,6 +345,21 @@ describe.skipIf(unavailable !== undefined)('facts about the real Claude Code', (
           ),
         );
       } else expect(submitted).toBe(-1);
+      // With the prompt_ids and the tool's hooks: on 2.1.332 the tool call after the injected
+      // prompt's UserPromptSubmit is what tells it from a queued one.
+      const stopAt = calls.findIndex(
+        (call) => call.event === 'Stop' && call.input.last_assistant_message === 'Read them.',
+      );
+      expect(
+        hookSequence(calls.slice(calls.findIndex(prompted('read the notes')), stopAt + 1)),
+      ).toEqual(behaviour.injectedHooks);
+      expect(
+        pane.fake.requests.some((r) =>
+          (behaviour.injectedAs === 'system' ? systemTexts : userTexts)(r).some((t) =>
+            t.startsWith(injectedStart('injected words')),
+          ),
+        ),
+      ).toBe(true);
       // The transcript is written behind the hooks: the attachment can land after the Stop.
       const injectedPrompts = async () =>
         (await readFile(String(stop.input.transcript_path), 'utf8'))
@@ -355,6 +390,31 @@ describe.skipIf(unavailable !== undefined)('facts about the real Claude Code', (
         throw error;
       });
       expect(found).toBe(true);
+    });
+
+    it('a collapsed paste reaches the model as the version sends it (2.1.332: in <pasted_content id>)', async () => {
+      const paste = 'first line\nsecond line\n\n  third, indented';
+      pane.fake.script(text('Got the paste.'));
+      const before = (await pane.hooks()).length;
+      await pane.paste(session, paste);
+      await pane.waitForScreen(session, /^❯\u00a0\[Pasted text #\d+ \+\d+ lines\]/m);
+      await pane.keys(session, 'Enter');
+      const submitted = await pane.waitForHook(
+        (call) => call.event === 'UserPromptSubmit',
+        'UserPromptSubmit of the paste',
+        { since: before },
+      );
+      // 2.1.332 wraps it in UserPromptSubmit's prompt too (the delivery tag inside still counts).
+      expect(behaviour.pasteBlock(paste, String(submitted.input.prompt))).toBe(true);
+      const request = await pane.fake.waitForRequest(
+        (r) => r.kind === 'turn' && userTexts(r).includes(paste),
+        { what: 'the paste turn' },
+      );
+      expect(behaviour.pasteBlock(paste, rawUserTexts(request).at(-1) ?? '')).toBe(true);
+      await pane.waitForHook(
+        (call) => call.event === 'Stop' && call.input.last_assistant_message === 'Got the paste.',
+        'the Stop of the paste turn',
+      );
     });
 
     it('Escape before any output puts the prompt back in the box, with no Stop; the next paste joins it', async () => {

@@ -172,7 +172,8 @@ export function unwrapPasted(text: string): string {
   );
 }
 
-function rawUserTexts(request: RecordedRequest): string[] {
+/** Every text block of the request's user messages, as sent (wrappers and all). */
+export function rawUserTexts(request: RecordedRequest): string[] {
   const body = request.body as { messages?: Array<{ role: string; content: unknown }> } | undefined;
   const texts: string[] = [];
   for (const message of body?.messages ?? []) {

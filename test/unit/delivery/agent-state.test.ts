@@ -20,6 +20,12 @@ describe('nextAgentState (docs/design.md §13)', () => {
     ['starting', 'prompt', 'busy'],
     ['busy', 'stop', 'idle'],
     ['waiting', 'stop', 'idle'],
+    // 2.1.332: the Stop of a turn with a prompt queued behind it; the queued turn runs at once.
+    ['busy', 'stop-queued', 'busy'],
+    ['waiting', 'stop-queued', 'busy'],
+    ['idle', 'stop-queued', 'busy'],
+    ['starting', 'stop-queued', 'starting'],
+    ['exited', 'stop-queued', 'exited'],
     ['busy', 'permission', 'waiting'],
     ['idle', 'permission', 'waiting'],
     ['starting', 'permission', 'starting'],
