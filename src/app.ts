@@ -78,12 +78,12 @@ export async function createApp(options: AppOptions): Promise<App> {
   const { socket } = config.tmux;
   const tmux = openTmux({ socket, env, owner, scratchDir: paths.tmuxScratch, logger });
   const { driver } = tmux;
-  const readiness = recordedAgentStates(events, config.tmux.socket);
+  const agentStates = recordedAgentStates(events, config.tmux.socket);
   const startDialogs = startDialogNotices({ events, logger, tmuxSocket: config.tmux.socket });
   // A screen the-loop cannot read blocks its session, at start or later (docs/design.md §13).
   const screenBlocks = createScreenBlocks({
     driver,
-    states: readiness,
+    states: agentStates,
     logger,
     onBlocked: (session, head) => startDialogs.unreadable(session, head),
   });
@@ -107,7 +107,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const delivery = createDeliveryCore({
     driver,
     resolve: targets,
-    states: readiness,
+    states: agentStates,
     confirmations,
     events,
     logger,
@@ -130,7 +130,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     controlSocket: paths.controlSocket,
     owner,
     driver,
-    readiness,
+    states: agentStates,
     delivery,
     logger,
     onStartDialog: (request, dialog) => startDialogs.seen(request, dialog),
@@ -138,7 +138,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   const files = sessionFilesKeeper(paths.root, logger);
   const observers = createObserverSet<StandingObserver & WorkItemObserver>([files.observer]);
-  const shared = { config, driver, starter, tokens, states: readiness, events, owner, lifecycle };
+  const shared = { config, driver, starter, tokens, states: agentStates, events, owner, lifecycle };
   const fleet = await loadFleet({
     fleet: config.fleet,
     name: config.instance.name,
@@ -198,7 +198,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     services: () => (fleet ? [...states, fleetServiceState(fleet.state())] : states),
     standing: () => standing.list(),
     workItems: async () => ({ views: await workItems.list(), records: await workItems.records() }),
-    agentState: (tmuxName) => readiness.state(tmuxName),
+    agentState: (tmuxName) => agentStates.state(tmuxName),
     capture: captureStyled(tmux.runner),
     lastSeq: () => events.lastWritten(),
     say: (ref, text, signal) => {
@@ -224,7 +224,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       ],
       directory: createSessionDirectory({ tokens, standing, workItems }),
       events,
-      readiness,
+      states: agentStates,
       confirmations,
       replies,
       logger,

@@ -1,7 +1,7 @@
 // A standing session as the-loop keeps it: its definition, its record on disk and the guard that
 // recognises one, and the view people are shown.
 import type { StandingSessionConfig } from '../config/types.js';
-import type { AgentState } from '../delivery/agent-state.js';
+import type { AgentState } from '../delivery/agent-state-machine.js';
 import { type SessionStatus, shownStatus } from '../sessions/session-status.js';
 import type { PaneState, SessionInfo } from '../tmux/tmux-driver.js';
 import { isValidName, standingRef } from '../refs.js';

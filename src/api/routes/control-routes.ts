@@ -25,7 +25,7 @@ export function controlRoutes(
   options: Pick<
     SessionRouteOptions,
     | 'directory'
-    | 'readiness'
+    | 'states'
     | 'confirmations'
     | 'replies'
     | 'logger'
@@ -49,7 +49,7 @@ export function controlRoutes(
 ): Route[] {
   const { config, standing, workItems, permissions, driver, version, deliveries, services } =
     options;
-  const { directory, readiness, confirmations, replies, logger, progress, projectsDir } = options;
+  const { directory, states, confirmations, replies, logger, progress, projectsDir } = options;
   const { secretIn } = options;
   return [
     ...statusRoutes({
@@ -71,7 +71,7 @@ export function controlRoutes(
     ...deliveryRoutes(deliveries),
     ...workItemRoutes({ config, workItems }),
     ...sessionRoutes({
-      ...{ directory, readiness, confirmations, replies, logger, projectsDir },
+      ...{ directory, states, confirmations, replies, logger, projectsDir },
       maxPostFileBytes: config.slack.files.maxBytes,
       ...(secretIn ? { secretIn } : {}),
       ...(progress ? { progress } : {}),
