@@ -11,7 +11,7 @@ import { loadConfig } from './config/load-config.js';
 import { recordedAgentStates } from './delivery/agent-states.js';
 import { createConfirmationTracker } from './delivery/confirmation-tracker.js';
 import { createDeliveryCore } from './delivery/create-delivery-core.js';
-import { createDeliveryLedger } from './delivery/delivery-ledger.js';
+import { createDeliveryStatuses } from './delivery/delivery-statuses.js';
 import { firstAnswer } from './delivery/first-answer.js';
 import { captureStyled } from './dashboard/capture-styled.js';
 import { openDashboard } from './dashboard/open-dashboard.js';
@@ -87,7 +87,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     logger,
     onBlocked: (session, head) => startDialogs.unreadable(session, head),
   });
-  const deliveries = createDeliveryLedger();
+  const deliveries = createDeliveryStatuses();
   const confirmations = createConfirmationTracker();
   // serve alone writes these records, so after the first listing they are read from memory.
   const store = openCachedRecordStore({ dir: paths.standing, validate: isStandingRecord, logger });
@@ -113,7 +113,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     logger,
     lifecycle,
     timing: config.delivery,
-    ledger: deliveries,
+    statuses: deliveries,
     tmuxSocket: config.tmux.socket,
     screenBlocks,
     onExited: (ref, exitStatus) => {

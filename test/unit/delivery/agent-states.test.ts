@@ -3,30 +3,30 @@ import { createAgentStates } from '../../../src/delivery/agent-states.js';
 
 describe('agent states: the launcher signals', () => {
   it('counts a session it never saw spawn as ready', async () => {
-    const tracker = createAgentStates();
-    expect(tracker.isReady('x')).toBe(true);
-    await tracker.waitUntilReady('x', 10);
+    const states = createAgentStates();
+    expect(states.isReady('x')).toBe(true);
+    await states.waitUntilReady('x', 10);
   });
 
   it('holds waiters until the session reports ready', async () => {
-    const tracker = createAgentStates();
-    tracker.spawned('x');
-    expect(tracker.isReady('x')).toBe(false);
+    const states = createAgentStates();
+    states.spawned('x');
+    expect(states.isReady('x')).toBe(false);
     let done = false;
-    const waiting = tracker.waitUntilReady('x', 5_000).then(() => {
+    const waiting = states.waitUntilReady('x', 5_000).then(() => {
       done = true;
     });
     await Promise.resolve();
     expect(done).toBe(false);
-    tracker.ready('x');
+    states.ready('x');
     await waiting;
     expect(done).toBe(true);
   });
 
   it('fails a waiter with a remedy when readiness never comes', async () => {
-    const tracker = createAgentStates();
-    tracker.spawned('x');
-    await expect(tracker.waitUntilReady('x', 20)).rejects.toMatchObject({
+    const states = createAgentStates();
+    states.spawned('x');
+    await expect(states.waitUntilReady('x', 20)).rejects.toMatchObject({
       code: 'delivery_failed',
       message: expect.stringContaining('tmux attach -r'),
     });
