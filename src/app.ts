@@ -162,8 +162,8 @@ export async function createApp(options: AppOptions): Promise<App> {
   const workItems = permissions.guardWorkItems(
     createWorkItemService({ ...shared, observers, store: workItemStore, stopGraceMs }),
   );
-  const services = [standing, workItems];
-  const exitWatcher = createExitWatcher({ driver, services, intervalMs: 1_000, logger });
+  const kinds = [standing, workItems];
+  const exitWatcher = createExitWatcher({ driver, kinds, intervalMs: 1_000, logger });
   // Both surfaces claim their seen ids in the one ledger folder.
   const ledger = createDedupeLedger({ dir: paths.dedupe, logger });
   const redactor = createRedactor(ownSecrets(env));
