@@ -4,7 +4,7 @@ import type { WebClient } from '@slack/web-api';
 import { asLoopError } from '../errors.js';
 import type { Logger } from '../log/create-logger.js';
 import type { Permissions } from '../permissions/create-permissions.js';
-import { decideReply, mayDecide } from '../permissions/decisions.js';
+import { decisionReply, mayDecide } from '../permissions/decisions.js';
 import {
   parsePermissionId,
   type PermissionRequest,
@@ -168,7 +168,7 @@ export function createPermissionSlack(options: {
       }
       const result = registry.decide(id, verdict, await decider(user));
       if (result.kind !== 'decided') {
-        await ephemeral(channel, user, escapeMrkdwn(decideReply(result, id).text), threadTs);
+        await ephemeral(channel, user, escapeMrkdwn(decisionReply(result, id).text), threadTs);
       }
     },
   );
@@ -233,7 +233,7 @@ export function createPermissionSlack(options: {
         await threadReply(
           message.channel,
           message.threadTs,
-          escapeMrkdwn(decideReply(result, id).text),
+          escapeMrkdwn(decisionReply(result, id).text),
         );
       }
       return true;
