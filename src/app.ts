@@ -50,7 +50,7 @@ import {
 } from './standing/create-standing-service.js';
 import { createStandingResolver } from './standing/create-standing-resolver.js';
 import { isStandingRecord } from './standing/standing-types.js';
-import { openCachedRecordStore } from './state/cached-record-store.js';
+import { createCachedRecordStore } from './state/cached-record-store.js';
 import { createDedupeLedger, createDedupePruner } from './intake/dedupe-ledger.js';
 import { openState } from './state/open-state.js';
 import { openTmux } from './tmux/open-tmux.js';
@@ -90,8 +90,12 @@ export async function createApp(options: AppOptions): Promise<App> {
   const deliveries = createDeliveryStatuses();
   const confirmations = createConfirmationTracker();
   // serve alone writes these records, so after the first listing they are read from memory.
-  const store = openCachedRecordStore({ dir: paths.standing, validate: isStandingRecord, logger });
-  const workItemStore = openCachedRecordStore({
+  const store = createCachedRecordStore({
+    dir: paths.standing,
+    validate: isStandingRecord,
+    logger,
+  });
+  const workItemStore = createCachedRecordStore({
     dir: paths.workitems,
     validate: isWorkItemRecord,
     logger,

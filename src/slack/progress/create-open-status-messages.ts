@@ -29,7 +29,7 @@ export const restartedStatusText =
  * posted and removed when its turn's summary is written: what is left at start was open when
  * serve died (issue 21.8: a kill during a progress edit left `⏳ working …` for good).
  */
-export function openStatusMessages(dir: string, logger: Logger): OpenStatusMessages {
+export function createOpenStatusMessages(dir: string, logger: Logger): OpenStatusMessages {
   const fileOf = (message: StatusMessage) =>
     path.join(dir, `${message.channel}-${message.ts}.json`.replace(/[^A-Za-z0-9.-]/g, '_'));
   const bestEffort = async (what: string, work: () => Promise<unknown>): Promise<void> => {
