@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { bindingKey, type ThreadBinding } from '../src/slack/thread-bindings.js';
+import { bindingRecordKey, type ThreadBinding } from '../src/slack/thread-bindings.js';
 import { mapLimit } from '../src/state/map-limit.js';
 
 /** `count` bindings of old threads, each to a session that is long gone, as serve would have left them. */
@@ -26,7 +26,7 @@ export async function seedBindings(
   await mkdir(dir, { recursive: true, mode: 0o700 });
   await mapLimit(bindings, 64, (binding) =>
     writeFile(
-      path.join(dir, `${bindingKey(binding.channel, binding.threadTs)}.json`),
+      path.join(dir, `${bindingRecordKey(binding.channel, binding.threadTs)}.json`),
       `${JSON.stringify(binding, null, 2)}\n`,
       { mode: 0o600 },
     ),

@@ -11,7 +11,7 @@ import { loadConfig } from './config/load-config.js';
 import { recordedAgentStates } from './delivery/agent-states.js';
 import { createConfirmationTracker } from './delivery/confirmation-tracker.js';
 import { createDeliveryCore } from './delivery/create-delivery-core.js';
-import { createDeliveryLedger } from './delivery/delivery-ledger.js';
+import { createDeliveryStatuses } from './delivery/delivery-statuses.js';
 import { firstAnswer } from './delivery/first-answer.js';
 import { captureStyled } from './dashboard/capture-styled.js';
 import { openDashboard } from './dashboard/open-dashboard.js';
@@ -50,7 +50,7 @@ import {
 } from './standing/create-standing-service.js';
 import { createStandingResolver } from './standing/create-standing-resolver.js';
 import { isStandingRecord } from './standing/standing-types.js';
-import { openCachedRecordStore } from './state/cached-record-store.js';
+import { createCachedRecordStore } from './state/cached-record-store.js';
 import { createDedupeLedger, createDedupePruner } from './intake/dedupe-ledger.js';
 import { openState } from './state/open-state.js';
 import { openTmux } from './tmux/open-tmux.js';
@@ -78,20 +78,24 @@ export async function createApp(options: AppOptions): Promise<App> {
   const { socket } = config.tmux;
   const tmux = openTmux({ socket, env, owner, scratchDir: paths.tmuxScratch, logger });
   const { driver } = tmux;
-  const readiness = recordedAgentStates(events, config.tmux.socket);
+  const agentStates = recordedAgentStates(events, config.tmux.socket);
   const startDialogs = startDialogNotices({ events, logger, tmuxSocket: config.tmux.socket });
   // A screen the-loop cannot read blocks its session, at start or later (docs/design.md §13).
   const screenBlocks = createScreenBlocks({
     driver,
-    states: readiness,
+    states: agentStates,
     logger,
     onBlocked: (session, head) => startDialogs.unreadable(session, head),
   });
-  const deliveries = createDeliveryLedger();
+  const deliveries = createDeliveryStatuses();
   const confirmations = createConfirmationTracker();
   // serve alone writes these records, so after the first listing they are read from memory.
-  const store = openCachedRecordStore({ dir: paths.standing, validate: isStandingRecord, logger });
-  const workItemStore = openCachedRecordStore({
+  const store = createCachedRecordStore({
+    dir: paths.standing,
+    validate: isStandingRecord,
+    logger,
+  });
+  const workItemStore = createCachedRecordStore({
     dir: paths.workitems,
     validate: isWorkItemRecord,
     logger,
@@ -107,13 +111,13 @@ export async function createApp(options: AppOptions): Promise<App> {
   const delivery = createDeliveryCore({
     driver,
     resolve: targets,
-    states: readiness,
+    states: agentStates,
     confirmations,
     events,
     logger,
     lifecycle,
     timing: config.delivery,
-    ledger: deliveries,
+    statuses: deliveries,
     tmuxSocket: config.tmux.socket,
     screenBlocks,
     onExited: (ref, exitStatus) => {
@@ -130,7 +134,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     controlSocket: paths.controlSocket,
     owner,
     driver,
-    readiness,
+    states: agentStates,
     delivery,
     logger,
     onStartDialog: (request, dialog) => startDialogs.seen(request, dialog),
@@ -138,7 +142,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   const files = sessionFilesKeeper(paths.root, logger);
   const observers = createObserverSet<StandingObserver & WorkItemObserver>([files.observer]);
-  const shared = { config, driver, starter, tokens, states: readiness, events, owner, lifecycle };
+  const shared = { config, driver, starter, tokens, states: agentStates, events, owner, lifecycle };
   const fleet = await loadFleet({
     fleet: config.fleet,
     name: config.instance.name,
@@ -162,8 +166,8 @@ export async function createApp(options: AppOptions): Promise<App> {
   const workItems = permissions.guardWorkItems(
     createWorkItemService({ ...shared, observers, store: workItemStore, stopGraceMs }),
   );
-  const services = [standing, workItems];
-  const exitWatcher = createExitWatcher({ driver, services, intervalMs: 1_000, logger });
+  const kinds = [standing, workItems];
+  const exitWatcher = createExitWatcher({ driver, kinds, intervalMs: 1_000, logger });
   // Both surfaces claim their seen ids in the one ledger folder.
   const ledger = createDedupeLedger({ dir: paths.dedupe, logger });
   const redactor = createRedactor(ownSecrets(env));
@@ -198,7 +202,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     services: () => (fleet ? [...states, fleetServiceState(fleet.state())] : states),
     standing: () => standing.list(),
     workItems: async () => ({ views: await workItems.list(), records: await workItems.records() }),
-    agentState: (tmuxName) => readiness.state(tmuxName),
+    agentState: (tmuxName) => agentStates.state(tmuxName),
     capture: captureStyled(tmux.runner),
     lastSeq: () => events.lastWritten(),
     say: (ref, text, signal) => {
@@ -224,7 +228,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       ],
       directory: createSessionDirectory({ tokens, standing, workItems }),
       events,
-      readiness,
+      states: agentStates,
       confirmations,
       replies,
       logger,

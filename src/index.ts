@@ -15,7 +15,7 @@ export { LoopError, isLoopError, errorCodes, type ErrorCode } from './errors.js'
 export type { StandingView, StartOutcome } from './standing/standing-types.js';
 export type { WorkItemView } from './workitems/workitem-types.js';
 export type { SayAnswer } from './delivery/first-answer.js';
-export type { DeliveryStatus } from './delivery/delivery-ledger.js';
+export type { DeliveryStatus } from './delivery/delivery-statuses.js';
 export type { PermissionView } from './permissions/permission-types.js';
 export type { InstanceDescription } from './instance/describe-instance.js';
 export type { StatusReport } from './api/routes/status-routes.js';

@@ -3,7 +3,7 @@ import type { Route } from '../api/route.js';
 import { permissionRoutes } from '../api/routes/permission-routes.js';
 import type { ServiceState } from '../api/routes/status-routes.js';
 import type { Config } from '../config/types.js';
-import type { AgentState } from '../delivery/agent-state.js';
+import type { AgentState } from '../delivery/agent-state-machine.js';
 import type { ResolveTarget } from '../delivery/create-delivery-core.js';
 import type { SayAnswer } from '../delivery/first-answer.js';
 import { LoopError, errnoCode } from '../errors.js';

@@ -1,4 +1,4 @@
-import type { AgentState } from '../delivery/agent-state.js';
+import type { AgentState } from '../delivery/agent-state-machine.js';
 import type { StandingView } from '../standing/standing-types.js';
 import type { WorkItemRecord, WorkItemView } from '../workitems/workitem-types.js';
 

@@ -3,7 +3,7 @@ import { sayLine } from '../delivery/first-answer.js';
 import { objectBody } from '../api/routes/standing-routes.js';
 import type { ServiceState } from '../api/routes/status-routes.js';
 import type { Config } from '../config/types.js';
-import type { AgentState } from '../delivery/agent-state.js';
+import type { AgentState } from '../delivery/agent-state-machine.js';
 import type { SayAnswer } from '../delivery/first-answer.js';
 import { LoopError } from '../errors.js';
 import { parseStandingRef, parseWorkItemRef, workItemTarget } from '../refs.js';

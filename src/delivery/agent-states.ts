@@ -5,9 +5,8 @@ import {
   typeable,
   type AgentSignal,
   type AgentState,
-} from './agent-state.js';
+} from './agent-state-machine.js';
 import { nextAgentTurn, noTurn, type AgentTurn, type TurnHook } from './agent-turn.js';
-import type { ReadinessTracker } from './readiness-tracker.js';
 import { tmuxAttachCommand } from '../tmux/attach-command.js';
 
 export interface AgentStateChange {
@@ -18,10 +17,30 @@ export interface AgentStateChange {
 }
 
 /**
+ * The write side of the agent states a harness launcher needs for a session it starts: `spawned`
+ * when it starts one, `ready` when the session says so (Claude Code's SessionStart hook, or a
+ * command's ready pattern), `blocked` on a start-up dialog, `exited` when the pane dies first.
+ */
+export interface AgentStateSignals {
+  /** `ref` names the session in the state changes it reports (`agent.state`). */
+  spawned(target: string, ref?: string): void;
+  ready(target: string): void;
+  /** A dialog before the prompt (trust this folder, custom API key) waits for a person. */
+  blocked(target: string): void;
+  /** The harness process ended before it was ready. */
+  exited(target: string): void;
+  /** The state, or undefined for a session nothing is known of. */
+  state(target: string): AgentState | undefined;
+  forget(target: string): void;
+  isReady(target: string): boolean;
+  waitUntilReady(target: string, timeoutMs: number): Promise<void>;
+}
+
+/**
  * Every session's agent state, by tmux target. A session this process never saw spawn — one that
  * was already running when `serve` started — counts as idle until a hook says otherwise.
  */
-export interface AgentStates extends ReadinessTracker {
+export interface AgentStates extends AgentStateSignals {
   /** The state, or undefined for a session nothing is known of (treated as idle). */
   state(target: string): AgentState | undefined;
   signal(target: string, signal: AgentSignal, ref?: string): void;

@@ -1,4 +1,4 @@
-import type { AgentSignal, AgentState } from './agent-state.js';
+import type { AgentSignal, AgentState } from './agent-state-machine.js';
 
 /**
  * What the hooks said of the running turn beyond "a turn runs" (docs/design.md §13, §23).

@@ -8,7 +8,7 @@ import { createKeyedQueue, type KeyedQueue } from '../concurrency/keyed-queue.js
 import type { AgentStates } from './agent-states.js';
 import { cancelled } from './agent-states.js';
 import type { ConfirmationTracker, PendingConfirmation } from './confirmation-tracker.js';
-import type { DeliveryLedger } from './delivery-ledger.js';
+import type { DeliveryStatuses } from './delivery-statuses.js';
 import { newDeliveryTag } from './delivery-tag.js';
 import { checkedText, frameMessage, type Origin } from './frame-message.js';
 import { boxHoldsPaste, type ScreenReader } from '../harness/claude-screen.js';
@@ -90,7 +90,7 @@ export interface DeliveryCoreOptions {
   readonly events: EventSink;
   readonly logger: Logger;
   readonly timing: DeliveryTiming;
-  readonly ledger?: DeliveryLedger;
+  readonly statuses?: DeliveryStatuses;
   readonly newId?: () => string;
   /**
    * The per-ref lock the session lifecycle holds while it starts, stops or deletes: a paste and
@@ -331,16 +331,18 @@ export function createDeliveryCore(options: DeliveryCoreOptions): DeliveryCore {
         actor: request.origin.actor,
         ...request.ids,
       };
-      const ledger = (outcome: Parameters<DeliveryLedger['update']>[0]['outcome'], extra = {}) =>
-        options.ledger?.update({ deliveryId, ref: request.ref, outcome, ...extra });
+      const setStatus = (
+        outcome: Parameters<DeliveryStatuses['update']>[0]['outcome'],
+        extra = {},
+      ) => options.statuses?.update({ deliveryId, ref: request.ref, outcome, ...extra });
       const progress = (outcome: 'queued' | 'held', reason: string): void => {
         events.record(`delivery.${outcome}`, { ...base, reason });
-        ledger(outcome, { reason });
+        setStatus(outcome, { reason });
         request.onProgress?.({ deliveryId, outcome, reason });
       };
       try {
         const text = checkedText(request.text);
-        ledger('pending');
+        setStatus('pending');
         // Queued by ref before anything awaits, so messages keep the order they were sent in even
         // when resolving one takes longer than another.
         if (queue.depth(request.ref) > 0) {
@@ -358,7 +360,7 @@ export function createDeliveryCore(options: DeliveryCoreOptions): DeliveryCore {
         const confirmed = 'later' in typed ? await typed.later : typed.confirmed;
         const outcome = confirmed ? 'delivered' : 'unconfirmed';
         events.record(`delivery.${outcome}`, { ...base, ms: elapsed(started) });
-        ledger(outcome);
+        setStatus(outcome);
         return { outcome, deliveryId };
       } catch (error) {
         const failure = asLoopError(error);
@@ -368,7 +370,7 @@ export function createDeliveryCore(options: DeliveryCoreOptions): DeliveryCore {
           reason: failure.message,
           ms: elapsed(started),
         });
-        ledger('failed', { reason: failure.message, code: failure.code });
+        setStatus('failed', { reason: failure.message, code: failure.code });
         throw failure;
       }
     },

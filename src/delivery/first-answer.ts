@@ -42,7 +42,7 @@ export function firstAnswer(
         (result) => answer({ outcome: result.outcome, deliveryId }),
         (error: unknown) => {
           clearTimeout(timer);
-          // Once an answer is out, a later failure is the ledger's to tell.
+          // Once an answer is out, a later failure is the delivery status's to tell.
           reject(error);
         },
       );

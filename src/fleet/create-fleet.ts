@@ -10,8 +10,8 @@ import {
   bindingKey,
   githubConsumer,
   githubSubject,
-  inboxConsumer,
-  inboxSubject,
+  instanceConsumer,
+  instanceSubject,
   presenceRefreshMs,
 } from './fleet-names.js';
 import { createFleetOwners } from './fleet-owners.js';
@@ -89,7 +89,7 @@ export function createFleet(options: FleetOptions): Fleet {
 
   const consume = async (connected: FleetBus): Promise<void> => {
     stoppers.push(
-      await connected.consume('in', inboxConsumer(me), inboxSubject(me), (message) =>
+      await connected.consume('in', instanceConsumer(me), instanceSubject(me), (message) =>
         handleFleetMessage(
           message,
           (envelope) => (envelope.source === 'slack' ? slack : github),

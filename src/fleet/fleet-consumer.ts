@@ -27,7 +27,7 @@ export async function handleFleetMessage(
     return;
   }
   if (message.redelivered) {
-    // Not acked before (its instance stopped or failed mid-message): the inbox's ids dedupe it.
+    // Not acked before (its instance stopped or failed mid-message): the dedupe ledger drops it.
     logger.info({ event: 'fleet.redelivered', id: envelope.id }, 'taken again');
   }
   try {

@@ -22,9 +22,9 @@ export const presenceTtlMs = 30_000;
 /** How often a live instance refreshes its presence entry. */
 export const presenceRefreshMs = 10_000;
 
-export const inboxSubject = (instance: string): string => `loop.in.${instance}`;
+export const instanceSubject = (instance: string): string => `loop.in.${instance}`;
 export const githubSubject = 'loop.gh';
-export const inboxConsumer = (instance: string): string => `inst-${instance}`;
+export const instanceConsumer = (instance: string): string => `inst-${instance}`;
 export const githubConsumer = (instance: string): string => `gh-${instance}`;
 
 /** KV keys allow `[-/_=.a-zA-Z0-9]`; Slack channel ids and timestamps fit. */

@@ -5,7 +5,7 @@ import type { Logger } from '../log/create-logger.js';
 import type { FleetOutbox } from './create-fleet-outbox.js';
 import type { FleetEnvelope, FleetTarget, SlackFleetTarget } from './fleet-envelope.js';
 import type { FleetLink } from './fleet-link.js';
-import { bindingKey, githubSubject, inboxSubject } from './fleet-names.js';
+import { bindingKey, githubSubject, instanceSubject } from './fleet-names.js';
 import type { FleetOwners } from './fleet-owners.js';
 import { offlineNotice } from './offline-notice.js';
 import type { createPresenceView } from './presence-view.js';
@@ -39,7 +39,7 @@ export function createFleetRouter(options: {
   const publish = async (to: string, envelope: FleetEnvelope): Promise<void> => {
     const bus = link.bus();
     if (!bus) throw new LoopError('fleet_down', 'the fleet is down');
-    const subject = envelope.source === 'github' ? githubSubject : inboxSubject(to);
+    const subject = envelope.source === 'github' ? githubSubject : instanceSubject(to);
     await bus.publish(subject, JSON.stringify({ ...envelope, to }), envelope.id);
     events.record('fleet.routed', { from: me, to, kind: envelope.kind });
   };

@@ -56,7 +56,7 @@ export function createCommentHandler(options: {
       config.instance.name,
     );
 
-  const quietly = async (
+  const bestEffort = async (
     logger: Logger,
     what: string,
     action: () => Promise<unknown>,
@@ -122,8 +122,8 @@ export function createCommentHandler(options: {
       return answer(await options.permissions.decide(comment, permission));
     }
     if (command.kind === 'ambiguous') {
-      await quietly(logger, 'react', () => actions.react(comment, 'confused'));
-      await quietly(logger, 'comment', () =>
+      await bestEffort(logger, 'react', () => actions.react(comment, 'confused'));
+      await bestEffort(logger, 'comment', () =>
         actions.comment(
           comment.item,
           `That comment asks for both \`${config.github.keyword} start\` and \`${config.github.keyword} stop\`; ` +
@@ -135,16 +135,16 @@ export function createCommentHandler(options: {
     const plain = command.kind === 'none';
     // A plain comment on an item without a running session is not for us: leave it unmarked.
     if (plain && !(await workItems.isRunning(comment.item))) return answer('not-running');
-    await quietly(logger, 'react', () => actions.react(comment, 'eyes'));
+    await bestEffort(logger, 'react', () => actions.react(comment, 'eyes'));
     try {
       if (command.kind === 'command' && command.command === 'start') {
         const { outcome } = await workItems.start(comment.item, comment.author.login);
-        await quietly(logger, 'react', () => actions.react(comment, 'rocket'));
+        await bestEffort(logger, 'react', () => actions.react(comment, 'rocket'));
         if (outcome !== 'already-running') {
           const instance = config.instance.name
             ? `instance \`${config.instance.name}\``
             : 'an unnamed instance';
-          await quietly(logger, 'comment', () =>
+          await bestEffort(logger, 'comment', () =>
             actions.comment(
               comment.item,
               `🟢 the-loop (${instance}) ${outcome === 'resumed' ? 'resumed' : 'started'} a session for ${ref}. ` +
@@ -156,7 +156,7 @@ export function createCommentHandler(options: {
       }
       if (command.kind === 'command' && command.command === 'stop') {
         await workItems.stop(comment.item);
-        await quietly(logger, 'react', () => actions.react(comment, 'rocket'));
+        await bestEffort(logger, 'react', () => actions.react(comment, 'rocket'));
         return answer('stopped');
       }
       const result = await delivery.deliver({
@@ -177,7 +177,7 @@ export function createCommentHandler(options: {
       return {
         outcome: 'delivered',
         ...(result.outcome === 'delivered'
-          ? { tell: () => quietly(logger, 'react', () => actions.react(comment, 'rocket')) }
+          ? { tell: () => bestEffort(logger, 'react', () => actions.react(comment, 'rocket')) }
           : {}),
       };
     } catch (error) {
@@ -189,7 +189,9 @@ export function createCommentHandler(options: {
       return {
         outcome: 'failed',
         tell: () =>
-          quietly(logger, 'comment', () => actions.comment(comment.item, `⚠️ ${failure.message}`)),
+          bestEffort(logger, 'comment', () =>
+            actions.comment(comment.item, `⚠️ ${failure.message}`),
+          ),
       };
     }
   };

@@ -2,7 +2,7 @@ import type { Config } from '../config/types.js';
 import { asLoopError } from '../errors.js';
 import type { Logger } from '../log/create-logger.js';
 import type { Permissions } from '../permissions/create-permissions.js';
-import { decideReply } from '../permissions/decisions.js';
+import { decisionReply } from '../permissions/decisions.js';
 import { parseWorkItemRef, workItemRef, type WorkItemRef } from '../refs.js';
 import type { PermissionKeyword } from './comment/parse-permission-keyword.js';
 import type { GithubResponder } from './create-github-responder.js';
@@ -94,7 +94,7 @@ export function createPermissionGithub(options: {
         return 'permission-decided';
       }
       await actions.react(comment, 'confused').catch(warn);
-      await actions.comment(comment.item, decideReply(result, keyword.id).text).catch(warn);
+      await actions.comment(comment.item, decisionReply(result, keyword.id).text).catch(warn);
       return 'permission-late';
     },
   };

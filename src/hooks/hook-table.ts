@@ -57,7 +57,7 @@ const noProgress: ProgressSink = {
 const injectedRereadsMs = [0, 200, 400, 800];
 
 export interface HookTableOptions {
-  readonly readiness: AgentStates;
+  readonly states: AgentStates;
   readonly confirmations: ConfirmationTracker;
   readonly replies: ReplyRouter;
   readonly logger: Logger;
@@ -89,7 +89,7 @@ export type HookTable = (
 
 /** What each of Claude Code's hooks does in serve: the one table of them (docs/design.md §8). */
 export function createHookTable(options: HookTableOptions): HookTable {
-  const { readiness, confirmations, replies, logger, permissions } = options;
+  const { states, confirmations, replies, logger, permissions } = options;
   const permissionRequestOpen = (ref: string): boolean => permissions?.hasOpenRequest(ref) ?? false;
   const permissionHook = permissions ? createPermissionHook(permissions) : undefined;
 
@@ -145,20 +145,20 @@ export function createHookTable(options: HookTableOptions): HookTable {
     ) => Promise<unknown>
   > = {
     SessionStart: async (session) => {
-      readiness.signal(session.tmuxName, 'ready', session.ref);
+      states.signal(session.tmuxName, 'ready', session.ref);
       return { accepted: true };
     },
     UserPromptSubmit: async (session, payload) => {
       const prompt = typeof payload['prompt'] === 'string' ? payload['prompt'] : '';
       progress.turnStarted(session.ref);
-      readiness.hook(session.tmuxName, turnHook('UserPromptSubmit', payload), session.ref);
+      states.hook(session.tmuxName, turnHook('UserPromptSubmit', payload), session.ref);
       return { accepted: true, confirmed: confirmations.report(session.tmuxName, prompt) > 0 };
     },
     Stop: async (session, payload) => {
       // Claude Code keeps a PermissionRequest hook waiting even after someone answered the
       // dialog in the terminal, so a Stop is how that answer shows: the turn's requests end.
       permissions?.expireRef(session.ref, 'terminal');
-      readiness.hook(session.tmuxName, turnHook('Stop', payload), session.ref);
+      states.hook(session.tmuxName, turnHook('Stop', payload), session.ref);
       // Messages typed into this turn that it took in as a system message (no UserPromptSubmit).
       if (confirmations.pendingTags(session.tmuxName).size > 0) {
         void confirmInjected(session, payload['transcript_path']);
@@ -170,12 +170,12 @@ export function createHookTable(options: HookTableOptions): HookTable {
       return { accepted: true };
     },
     PreToolUse: async (session, payload) => {
-      readiness.hook(session.tmuxName, turnHook('PreToolUse', payload), session.ref);
+      states.hook(session.tmuxName, turnHook('PreToolUse', payload), session.ref);
       progress.toolStarted(session.ref, toolName(payload), payload['tool_input']);
       return { accepted: true };
     },
     PostToolUse: async (session, payload) => {
-      readiness.hook(session.tmuxName, turnHook('PostToolUse', payload), session.ref);
+      states.hook(session.tmuxName, turnHook('PostToolUse', payload), session.ref);
       progress.toolFinished(session.ref, toolName(payload), payload['tool_input']);
       return { accepted: true };
     },
@@ -191,12 +191,12 @@ export function createHookTable(options: HookTableOptions): HookTable {
     PermissionRequest: async (session, payload, signal) => {
       if (!permissionHook) return {};
       // `waiting` (docs/design.md §13) holds deliveries: a paste now would land in the dialog.
-      readiness.signal(session.tmuxName, 'permission', session.ref);
+      states.signal(session.tmuxName, 'permission', session.ref);
       try {
         return await permissionHook(session, payload, signal);
       } finally {
         if (!permissionRequestOpen(session.ref)) {
-          readiness.signal(session.tmuxName, 'permission-ended', session.ref);
+          states.signal(session.tmuxName, 'permission-ended', session.ref);
         }
       }
     },

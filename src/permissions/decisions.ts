@@ -36,7 +36,7 @@ export function describeOutcome(outcome: PermissionOutcome): string {
  * What a person is told after trying to decide (the same words on every surface): done, unknown,
  * no "always" on offer, or already decided by someone else — the first decision wins.
  */
-export function decideReply(result: DecideResult, id: string): { ok: boolean; text: string } {
+export function decisionReply(result: DecideResult, id: string): { ok: boolean; text: string } {
   switch (result.kind) {
     case 'decided':
       return { ok: true, text: `${id}: done` };

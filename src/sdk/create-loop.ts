@@ -2,7 +2,7 @@ import { type ApiClient, unwrap } from '../api/create-api-client.js';
 import type { StatusReport } from '../api/routes/status-routes.js';
 import type { HttpMethod } from '../api/route.js';
 import type { InstanceDescription } from '../instance/describe-instance.js';
-import type { DeliveryStatus } from '../delivery/delivery-ledger.js';
+import type { DeliveryStatus } from '../delivery/delivery-statuses.js';
 import type { SayAnswer } from '../delivery/first-answer.js';
 import { LoopError } from '../errors.js';
 import type { PermissionView } from '../permissions/permission-types.js';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { HarnessConfig } from '../config/types.js';
-import type { ReadinessTracker } from '../delivery/readiness-tracker.js';
+import type { AgentStateSignals } from '../delivery/agent-states.js';
 import { LoopError } from '../errors.js';
 import type { Logger } from '../log/create-logger.js';
 import type { TmuxDriver } from '../tmux/tmux-driver.js';
@@ -14,7 +14,7 @@ import {
   sessionEnvironment,
   type SessionEnvironment,
 } from '../harness/session-environment.js';
-import { watchScreenReadiness } from './watch-screen-readiness.js';
+import { watchScreenReady } from './watch-screen-ready.js';
 import { watchStartDialogs, type StartDialog } from './watch-start-dialogs.js';
 import type { ScreenBlocks } from '../delivery/screen-blocks.js';
 
@@ -49,7 +49,7 @@ export interface HarnessLauncher {
 
 export interface HarnessLauncherOptions {
   readonly driver: TmuxDriver;
-  readonly readiness: ReadinessTracker;
+  readonly states: AgentStateSignals;
   readonly adapters: readonly HarnessAdapter[];
   readonly loopCommand: readonly string[];
   readonly harnessDir: string;
@@ -75,7 +75,7 @@ export interface HarnessLauncherOptions {
  * fresh conversation so the session still starts.
  */
 export function createHarnessLauncher(options: HarnessLauncherOptions): HarnessLauncher {
-  const { driver, readiness, logger } = options;
+  const { driver, states, logger } = options;
 
   const adapterFor = (harness: HarnessConfig): HarnessAdapter => {
     const adapter = options.adapters.find((candidate) => candidate.kind === harness.kind);
@@ -97,7 +97,7 @@ export function createHarnessLauncher(options: HarnessLauncherOptions): HarnessL
       Object.entries(env.set).filter(([name]) => !(name in request.env)),
     );
     await writeFileAtomic(envFile, envFileText(inherited));
-    readiness.spawned(request.tmuxName, request.ref);
+    states.spawned(request.tmuxName, request.ref);
     try {
       await driver.spawn({
         name: request.tmuxName,
@@ -109,13 +109,13 @@ export function createHarnessLauncher(options: HarnessLauncherOptions): HarnessL
         owner: request.owner,
       });
     } catch (error) {
-      readiness.forget(request.tmuxName);
+      states.forget(request.tmuxName);
       throw error;
     }
     if (plan.readiness.kind === 'screen') {
-      void watchScreenReadiness({
+      void watchScreenReady({
         driver,
-        readiness,
+        states,
         tmuxName: request.tmuxName,
         ...(plan.readiness.pattern ? { pattern: plan.readiness.pattern } : {}),
         settleMs: plan.readiness.settleMs,
@@ -125,7 +125,7 @@ export function createHarnessLauncher(options: HarnessLauncherOptions): HarnessL
     } else if (plan.readiness.startDialogs) {
       void watchStartDialogs({
         driver,
-        readiness,
+        states,
         tmuxName: request.tmuxName,
         screen: plan.readiness.startDialogs,
         timeoutMs: options.screenReadyTimeoutMs,
@@ -157,7 +157,7 @@ export function createHarnessLauncher(options: HarnessLauncherOptions): HarnessL
     for (;;) {
       const state = (await driver.probe(tmuxName)).state;
       if (state === 'dead' || state === 'absent') return false;
-      if (readiness.isReady(tmuxName) || Date.now() >= deadline) return true;
+      if (states.isReady(tmuxName) || Date.now() >= deadline) return true;
       await delay(50);
     }
   };

@@ -10,7 +10,7 @@ import {
 } from './create-harness-launcher.js';
 import { type SessionTokens, createSessionTokens } from './session-tokens.js';
 import path from 'node:path';
-import type { ReadinessTracker } from '../delivery/readiness-tracker.js';
+import type { AgentStateSignals } from '../delivery/agent-states.js';
 import { createClaudeAdapter } from '../harness/claude-adapter.js';
 import { createCommandAdapter } from '../harness/command-adapter.js';
 import type { HarnessAdapter } from '../harness/harness-adapter.js';
@@ -132,7 +132,7 @@ export function createServeSessionStarter(options: {
   readonly controlSocket: string;
   readonly owner: string;
   readonly driver: TmuxDriver;
-  readonly readiness: ReadinessTracker;
+  readonly states: AgentStateSignals;
   readonly delivery: DeliveryCore;
   readonly logger: Logger;
   /** A dialog showed before the harness was ready (docs/design.md §13 `blocked`). */
@@ -140,10 +140,10 @@ export function createServeSessionStarter(options: {
   /** Where an unreadable screen at start goes (docs/design.md §13). */
   readonly screenBlocks?: ScreenBlocks;
 }): { tokens: SessionTokens; starter: SessionStarter } {
-  const { config, driver, readiness, logger } = options;
+  const { config, driver, states, logger } = options;
   const launcher = createHarnessLauncher({
     driver,
-    readiness,
+    states,
     adapters: [
       // Made per permission timeout, so a config reload reaches the next start's hooks.
       perSetting(

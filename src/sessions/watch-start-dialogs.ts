@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import type { ReadinessTracker } from '../delivery/readiness-tracker.js';
+import type { AgentStateSignals } from '../delivery/agent-states.js';
 import type { Logger } from '../log/create-logger.js';
 import type { TmuxDriver } from '../tmux/tmux-driver.js';
 import { isUnreadable, type AgentScreen, type ScreenReader } from '../harness/claude-screen.js';
@@ -9,7 +9,7 @@ export type StartDialog = Extract<NonNullable<AgentScreen['dialog']>, 'trust' | 
 
 export interface StartDialogOptions {
   readonly driver: TmuxDriver;
-  readonly readiness: ReadinessTracker;
+  readonly states: AgentStateSignals;
   readonly tmuxName: string;
   readonly screen: ScreenReader;
   /** How long to look for a dialog while the harness has not said it is ready. */
@@ -37,18 +37,18 @@ export interface StartDialogOptions {
  * and no key is ever pressed into it.
  */
 export async function watchStartDialogs(options: StartDialogOptions): Promise<void> {
-  const { driver, readiness, tmuxName, logger } = options;
+  const { driver, states, tmuxName, logger } = options;
   const pollMs = options.pollMs ?? 250;
   const started = Date.now();
   let told = false;
   let unknownSince: number | undefined;
   try {
     for (;;) {
-      const state = readiness.state(tmuxName);
+      const state = states.state(tmuxName);
       if (state !== 'starting' && state !== 'blocked') return;
       const pane = (await driver.probe(tmuxName)).state;
       if (pane === 'dead') {
-        readiness.exited(tmuxName);
+        states.exited(tmuxName);
         return;
       }
       if (pane === 'absent') return;
@@ -68,7 +68,7 @@ export async function watchStartDialogs(options: StartDialogOptions): Promise<vo
       }
       if (dialog && !told) {
         told = true;
-        readiness.blocked(tmuxName);
+        states.blocked(tmuxName);
         logger.warn(
           { event: 'harness.start_dialog', target: tmuxName, dialog },
           'a dialog waits for a person before the harness starts',

@@ -4,7 +4,7 @@ import type { WebClient } from '@slack/web-api';
 import { asLoopError } from '../errors.js';
 import type { Logger } from '../log/create-logger.js';
 import type { Permissions } from '../permissions/create-permissions.js';
-import { decideReply, mayDecide } from '../permissions/decisions.js';
+import { decisionReply, mayDecide } from '../permissions/decisions.js';
 import {
   parsePermissionId,
   type PermissionRequest,
@@ -85,7 +85,7 @@ export function createPermissionSlack(options: {
   const { registry } = options.permissions;
   const now = options.now ?? Date.now;
   const store = createRecordStore({ dir: options.dir, validate: isPostedRecord, logger });
-  const quiet = { logger, maxAttempts: 4 };
+  const callOptions = { logger, maxAttempts: 4 };
 
   const warn = (event: string, error: unknown): void => {
     const failure = asLoopError(error);
@@ -102,14 +102,14 @@ export function createPermissionSlack(options: {
           text,
           ...(threadTs ? { thread_ts: threadTs } : {}),
         }),
-      quiet,
+      callOptions,
     ).catch((error: unknown) => warn('slack.permission_notice_failed', error));
 
   const threadReply = (channel: string, threadTs: string, text: string) =>
     threadSay(
       client,
       { channel, threadTs },
-      quiet,
+      callOptions,
     )(text).catch((error: unknown) => warn('slack.permission_reply_failed', error));
 
   options.permissions.follow({
@@ -118,7 +118,7 @@ export function createPermissionSlack(options: {
         const binding = await bindings.forRef(request.ref);
         if (!binding) return undefined;
         const message = permissionRequestMessage(request);
-        const ts = await threadSay(client, binding, quiet)(message);
+        const ts = await threadSay(client, binding, callOptions)(message);
         if (!ts) return undefined;
         const where = { channel: binding.channel, ts };
         await store.write(request.id, { ...where, request });
@@ -132,7 +132,7 @@ export function createPermissionSlack(options: {
       await callSlack(
         'chat.update',
         () => client.chat.update({ channel: where.channel, ts: where.ts, ...message }),
-        quiet,
+        callOptions,
       ).catch((error: unknown) => warn('slack.permission_update_failed', error));
       await store.remove(request.id);
     },
@@ -168,7 +168,7 @@ export function createPermissionSlack(options: {
       }
       const result = registry.decide(id, verdict, await decider(user));
       if (result.kind !== 'decided') {
-        await ephemeral(channel, user, escapeMrkdwn(decideReply(result, id).text), threadTs);
+        await ephemeral(channel, user, escapeMrkdwn(decisionReply(result, id).text), threadTs);
       }
     },
   );
@@ -187,7 +187,7 @@ export function createPermissionSlack(options: {
         await callSlack(
           'chat.update',
           () => client.chat.update({ channel: value.channel, ts: value.ts, ...message }),
-          quiet,
+          callOptions,
         ).catch((error: unknown) => warn('slack.permission_update_failed', error));
         options.events.record('permission.expired', {
           id: request.id,
@@ -233,7 +233,7 @@ export function createPermissionSlack(options: {
         await threadReply(
           message.channel,
           message.threadTs,
-          escapeMrkdwn(decideReply(result, id).text),
+          escapeMrkdwn(decisionReply(result, id).text),
         );
       }
       return true;

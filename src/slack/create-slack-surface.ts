@@ -18,8 +18,8 @@ import type { Fleet } from '../fleet/create-fleet.js';
 import { createProgressReporter } from './progress/create-progress-reporter.js';
 import {
   closeLeftOverStatusMessages,
-  openStatusMessages,
-} from './progress/open-status-messages.js';
+  createOpenStatusMessages,
+} from './progress/create-open-status-messages.js';
 import { createBoltLogger } from './bolt-logger.js';
 import { createAnnouncer } from './create-announcer.js';
 import { createChannelPacer } from './create-channel-pacer.js';
@@ -136,7 +136,10 @@ export function createSlackSurface(options: {
 
   const localBindings = createThreadBindings({ dir: paths.slackThreads, logger });
   const bindings = fleet ? fleetThreadBindings(localBindings, fleet, logger) : localBindings;
-  const statusMessages = openStatusMessages(path.join(paths.root, 'slack', 'progress'), logger);
+  const statusMessages = createOpenStatusMessages(
+    path.join(paths.root, 'slack', 'progress'),
+    logger,
+  );
   const { ledger } = options;
   const names = createSlackNames({ client: app.client, logger });
   const permissionSlack = options.permissions

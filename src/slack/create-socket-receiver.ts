@@ -42,7 +42,7 @@ export function createSocketReceiver(options: {
   let app: App | undefined;
 
   const notRecorded = (error: unknown): void => {
-    // Not acknowledged: Slack sends the event again, and the inbox dedupes what did get recorded.
+    // Not acknowledged: Slack sends the event again, and the dedupe ledger drops what did get recorded.
     options.logger.error(
       { event: 'slack.event_not_recorded', err: error },
       'slack event not acknowledged',

@@ -23,7 +23,7 @@ function isThreadBinding(value: unknown): value is ThreadBinding {
 }
 
 /** Slack ids are upper case and timestamps hold a dot; record keys are lower case. */
-export function bindingKey(channel: string, threadTs: string): string {
+export function bindingRecordKey(channel: string, threadTs: string): string {
   return `${channel.toLowerCase()}-${threadTs.replace(/[^0-9.]/g, '')}`;
 }
 
@@ -53,7 +53,7 @@ export function createThreadBindings(options: {
 
   return {
     async find(channel, threadTs) {
-      const key = bindingKey(channel, threadTs);
+      const key = bindingRecordKey(channel, threadTs);
       const binding = writing.get(key) ?? (await store.read(key));
       return binding && binding.channel === channel && binding.threadTs === threadTs
         ? binding
@@ -63,7 +63,7 @@ export function createThreadBindings(options: {
       return (await index()).get(ref);
     },
     async bind(binding) {
-      const key = bindingKey(binding.channel, binding.threadTs);
+      const key = bindingRecordKey(binding.channel, binding.threadTs);
       writing.set(key, binding);
       try {
         await store.write(key, binding);
@@ -76,7 +76,7 @@ export function createThreadBindings(options: {
       const map = await index();
       const binding = map.get(ref);
       if (!binding) return;
-      await store.remove(bindingKey(binding.channel, binding.threadTs));
+      await store.remove(bindingRecordKey(binding.channel, binding.threadTs));
       map.delete(ref);
     },
   };

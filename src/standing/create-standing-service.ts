@@ -24,7 +24,7 @@ import {
 } from './resolve-definitions.js';
 import { standingMessages } from './standing-messages.js';
 import {
-  type SlackBinding,
+  type StandingSlackThread,
   type StandingDefinition,
   type StandingRecord,
   type StandingView,
@@ -91,7 +91,7 @@ export interface StandingService {
   /** Sends the harness's interrupt key (Escape for Claude Code, C-c for a shell). */
   interrupt(name: string): Promise<void>;
   /** Remembers the Slack thread a session was announced in. */
-  recordSlackThread(name: string, binding: SlackBinding): Promise<void>;
+  recordSlackThread(name: string, thread: StandingSlackThread): Promise<void>;
   /** Whether any session is recorded as running. */
   hasRunning(): Promise<boolean>;
   /** Records every running session whose pane this listing shows dead as exited. */
@@ -368,10 +368,10 @@ export function createStandingService(options: StandingServiceOptions): Standing
       states.signal(standingTarget(name), 'stop', standingRef(name));
     },
 
-    async recordSlackThread(name, binding) {
+    async recordSlackThread(name, thread) {
       await lifecycle.run(name, async () => {
         const record = await store.read(name);
-        if (record) await store.write(name, { ...record, slack: binding });
+        if (record) await store.write(name, { ...record, slack: thread });
       });
     },
 

@@ -1,7 +1,7 @@
 // A standing session as the-loop keeps it: its definition, its record on disk and the guard that
 // recognises one, and the view people are shown.
 import type { StandingSessionConfig } from '../config/types.js';
-import type { AgentState } from '../delivery/agent-state.js';
+import type { AgentState } from '../delivery/agent-state-machine.js';
 import { type SessionStatus, shownStatus } from '../sessions/session-status.js';
 import type { PaneState, SessionInfo } from '../tmux/tmux-driver.js';
 import { isValidName, standingRef } from '../refs.js';
@@ -23,7 +23,8 @@ export type StandingStatus = SessionStatus;
  */
 export type StandingDefinition = StandingSessionConfig;
 
-export interface SlackBinding {
+/** The Slack thread a standing session was announced in, kept on its record (its binding holds the ref). */
+export interface StandingSlackThread {
   readonly channel: string;
   readonly threadTs: string;
 }
@@ -46,7 +47,7 @@ export interface StandingRecord {
   /** Set when the harness ended by itself (status `exited`). */
   readonly exitStatus?: number;
   readonly exitedAt?: string;
-  readonly slack?: SlackBinding;
+  readonly slack?: StandingSlackThread;
 }
 
 /** What the API and CLI show; never the session token. */

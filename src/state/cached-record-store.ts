@@ -40,6 +40,6 @@ export function cacheRecordStore<T>(inner: RecordStore<T>): RecordStore<T> {
 }
 
 /** A record store over `options.dir`, cached as above: for the records serve alone writes. */
-export function openCachedRecordStore<T>(options: RecordStoreOptions<T>): RecordStore<T> {
+export function createCachedRecordStore<T>(options: RecordStoreOptions<T>): RecordStore<T> {
   return cacheRecordStore(createRecordStore(options));
 }

@@ -38,7 +38,7 @@ export function writeFileAtomicSync(file: string, data: string): void {
     renamed = true;
     syncDirSync(dir);
   } finally {
-    if (!renamed) removeQuietly(temp);
+    if (!renamed) removeBestEffort(temp);
   }
 }
 
@@ -51,7 +51,7 @@ function syncDirSync(dir: string): void {
   }
 }
 
-function removeQuietly(file: string): void {
+function removeBestEffort(file: string): void {
   // Best effort: the temp file may never have been created, and a leftover one is swept later by
   // the store that owns the folder, so a failure here must not mask the error being reported.
   try {

@@ -56,7 +56,7 @@ export async function writeFileAtomic(
     await syncDir(dir);
     return true;
   } finally {
-    if (!renamed) await removeQuietly(temp);
+    if (!renamed) await removeBestEffort(temp);
   }
 }
 
@@ -72,7 +72,7 @@ export async function createFileExclusive(file: string, data: string): Promise<b
     await writeNewFile(file, data);
   } catch (error) {
     if (errnoCode(error) === 'EEXIST') return false;
-    await removeQuietly(file);
+    await removeBestEffort(file);
     throw error;
   }
   await syncDir(path.dirname(file));
@@ -127,7 +127,7 @@ async function syncDirNow(dir: string): Promise<void> {
   }
 }
 
-async function removeQuietly(file: string): Promise<void> {
+async function removeBestEffort(file: string): Promise<void> {
   // Best effort: the temp file may never have been created, and a leftover one is swept later by
   // the store that owns the folder, so a failure here must not mask the error being reported.
   await unlink(file).catch(() => undefined);

@@ -1,4 +1,4 @@
-import type { AgentState } from '../delivery/agent-state.js';
+import type { AgentState } from '../delivery/agent-state-machine.js';
 import type { WorkItemRef } from '../refs.js';
 import type { SessionStatus } from '../sessions/session-status.js';
 import type { PaneState } from '../tmux/tmux-driver.js';

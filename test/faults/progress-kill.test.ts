@@ -2,7 +2,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/api/create-api-client.js';
-import { restartedStatusText } from '../../src/slack/progress/open-status-messages.js';
+import { restartedStatusText } from '../../src/slack/progress/create-open-status-messages.js';
 import { eventually } from '../helpers/eventually.js';
 import type { ServeFixture } from '../helpers/run-serve.js';
 import { startFakeSlack, type FakeSlack } from '../fakes/fake-slack/start-fake-slack.js';

@@ -1,6 +1,6 @@
 import { LoopError } from '../../src/errors.js';
 import type { StandingService } from '../../src/standing/create-standing-service.js';
-import type { SlackBinding, StandingView } from '../../src/standing/standing-types.js';
+import type { StandingSlackThread, StandingView } from '../../src/standing/standing-types.js';
 
 export interface StandingCall {
   readonly verb: string;
@@ -14,7 +14,7 @@ export interface StandingCall {
 export function recordingStanding(sessions: StandingView[] = []) {
   const calls: StandingCall[] = [];
   const failures = new Map<string, LoopError>();
-  const threads = new Map<string, SlackBinding>();
+  const threads = new Map<string, StandingSlackThread>();
   const called = (verb: string, ...args: unknown[]): void => {
     calls.push({ verb, args });
     const failure = failures.get(verb);

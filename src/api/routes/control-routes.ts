@@ -2,7 +2,7 @@ import { createAgentSay } from '../../agents/create-agent-say.js';
 import { createMessageLimiter } from '../../agents/message-window.js';
 import type { Config } from '../../config/types.js';
 import type { EventLog } from '../../state/event-log.js';
-import type { DeliveryLedger } from '../../delivery/delivery-ledger.js';
+import type { DeliveryStatuses } from '../../delivery/delivery-statuses.js';
 import type { Permissions } from '../../permissions/create-permissions.js';
 import type { StandingService } from '../../standing/create-standing-service.js';
 import type { TmuxDriver } from '../../tmux/tmux-driver.js';
@@ -25,7 +25,7 @@ export function controlRoutes(
   options: Pick<
     SessionRouteOptions,
     | 'directory'
-    | 'readiness'
+    | 'states'
     | 'confirmations'
     | 'replies'
     | 'logger'
@@ -38,7 +38,7 @@ export function controlRoutes(
     readonly driver: TmuxDriver;
     readonly standing: StandingService;
     readonly workItems: WorkItemService;
-    readonly deliveries: DeliveryLedger;
+    readonly deliveries: DeliveryStatuses;
     /** The permission feature: its requests are listed and decided here, opened by a hook. */
     readonly permissions: Permissions;
     /** The status report's service rows, read at each request. */
@@ -49,7 +49,7 @@ export function controlRoutes(
 ): Route[] {
   const { config, standing, workItems, permissions, driver, version, deliveries, services } =
     options;
-  const { directory, readiness, confirmations, replies, logger, progress, projectsDir } = options;
+  const { directory, states, confirmations, replies, logger, progress, projectsDir } = options;
   const { secretIn } = options;
   return [
     ...statusRoutes({
@@ -71,7 +71,7 @@ export function controlRoutes(
     ...deliveryRoutes(deliveries),
     ...workItemRoutes({ config, workItems }),
     ...sessionRoutes({
-      ...{ directory, readiness, confirmations, replies, logger, projectsDir },
+      ...{ directory, states, confirmations, replies, logger, projectsDir },
       maxPostFileBytes: config.slack.files.maxBytes,
       ...(secretIn ? { secretIn } : {}),
       ...(progress ? { progress } : {}),

@@ -1,9 +1,9 @@
-import type { DeliveryLedger } from '../../delivery/delivery-ledger.js';
+import type { DeliveryStatuses } from '../../delivery/delivery-statuses.js';
 import { LoopError } from '../../errors.js';
 import type { Route } from '../route.js';
 
 /** `GET /api/v1/deliveries/{id}`: the latest outcome of a delivery a say answered early about. */
-export function deliveryRoutes(ledger: DeliveryLedger): Route[] {
+export function deliveryRoutes(statuses: DeliveryStatuses): Route[] {
   return [
     {
       method: 'GET',
@@ -12,7 +12,7 @@ export function deliveryRoutes(ledger: DeliveryLedger): Route[] {
       auth: 'operator',
       handler: async ({ params }) => {
         const id = params['id'] ?? '';
-        const status = ledger.get(id);
+        const status = statuses.get(id);
         if (!status) {
           throw new LoopError(
             'not_found',

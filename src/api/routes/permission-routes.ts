@@ -1,6 +1,6 @@
 import { LoopError } from '../../errors.js';
 import type { PermissionRegistry } from '../../permissions/create-permission-registry.js';
-import { decideReply } from '../../permissions/decisions.js';
+import { decisionReply } from '../../permissions/decisions.js';
 import {
   parsePermissionId,
   type PermissionSurface,
@@ -55,7 +55,7 @@ export function permissionRoutes(
           { surface, name: actor.slice(0, 64) },
           verb === 'deny' ? reason : undefined,
         );
-        const reply = decideReply(result, id);
+        const reply = decisionReply(result, id);
         if (!reply.ok) {
           const code =
             result.kind === 'unknown'

@@ -9,7 +9,7 @@ import { callSlack, threadSay } from '../call-slack.js';
 import type { ThreadBindings } from '../thread-bindings.js';
 import { describeToolCall } from './describe-tool-call.js';
 import { formatProgressLine, formatProgressSummary } from './format-progress.js';
-import type { OpenStatusMessages } from './open-status-messages.js';
+import type { OpenStatusMessages } from './create-open-status-messages.js';
 import { planProgressEdit } from './plan-progress-edit.js';
 
 /** Slack's chat.update allows about one edit a second per message; one in three keeps it calm. */

@@ -6,7 +6,7 @@ import {
   type DeliveryCore,
   type DeliveryTarget,
 } from '../../../src/delivery/create-delivery-core.js';
-import { createAgentStates as createReadinessTracker } from '../../../src/delivery/agent-states.js';
+import { createAgentStates } from '../../../src/delivery/agent-states.js';
 import { LoopError } from '../../../src/errors.js';
 import { silentLogger } from '../../../src/log/create-logger.js';
 import { createTmuxDriver } from '../../../src/tmux/create-tmux-driver.js';
@@ -40,7 +40,7 @@ describe('delivery core with real tmux and the fake agent', () => {
         if (!target) throw new LoopError('session_unknown', `no session ${ref}`);
         return target;
       },
-      states: createReadinessTracker(),
+      states: createAgentStates(),
       confirmations: createConfirmationTracker(),
       events: { record: (event, fields = {}) => events.push({ event, fields }) },
       logger: silentLogger(),
@@ -207,7 +207,7 @@ describe('delivery core with real tmux and the fake agent', () => {
   });
 
   it('waits for a just-spawned session to become ready instead of typing into its start-up', async () => {
-    const readiness = createReadinessTracker();
+    const states = createAgentStates();
     const slowCore = createDeliveryCore({
       driver,
       resolve: async () => ({
@@ -219,13 +219,13 @@ describe('delivery core with real tmux and the fake agent', () => {
         notRunning: 'not running',
         exited: () => 'exited',
       }),
-      states: readiness,
+      states,
       confirmations: createConfirmationTracker(),
       events: { record: () => undefined },
       logger: silentLogger(),
       timing: { readyTimeoutMs: 10_000, submitDelayMs: 5, confirmTimeoutMs: 1_000 },
     });
-    readiness.spawned('slow');
+    states.spawned('slow');
     // Sent before the session even exists: typing now would fail, so success proves the wait.
     const delivery = slowCore.deliver({
       ref: 'standing:slow',
@@ -237,7 +237,7 @@ describe('delivery core with real tmux and the fake agent', () => {
       owner,
       env: { FAKE_AGENT_STARTUP_MS: '300' },
     });
-    readiness.ready('slow');
+    states.ready('slow');
     await delivery;
     const prompts = await eventually(async () =>
       (await agent.prompts()).length ? agent.prompts() : undefined,

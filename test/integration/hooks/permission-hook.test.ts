@@ -64,7 +64,7 @@ describe('the PermissionRequest hook', () => {
             sessionForToken: async (given) =>
               given === token ? { ref, tmuxName: 'loop-standing-sup' } : undefined,
           },
-          readiness: createAgentStates(),
+          states: createAgentStates(),
           confirmations: createConfirmationTracker(),
           replies: {
             post: async (_ref, text) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentSignal, AgentState } from '../../../src/delivery/agent-state.js';
+import type { AgentSignal, AgentState } from '../../../src/delivery/agent-state-machine.js';
 import {
   nextAgentTurn,
   noTurn,

@@ -81,7 +81,7 @@ describe('a screen the-loop cannot read (docs/design.md §13, §23)', () => {
     });
     await watchStartDialogs({
       driver,
-      readiness: states,
+      states,
       tmuxName: 't',
       screen: readClaudeScreen,
       timeoutMs: 10_000,

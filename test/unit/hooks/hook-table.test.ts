@@ -24,7 +24,7 @@ describe('the Stop hook confirms deliveries injected into the turn', () => {
       directory: {
         sessionForToken: async () => ({ ref: 'standing:x', tmuxName: 'loop-standing-x' }),
       },
-      readiness: createAgentStates(),
+      states: createAgentStates(),
       confirmations,
       replies: { post: async () => ({ targets: [], failed: [] }) },
       logger: silentLogger(),

@@ -95,12 +95,12 @@ describe('the session lifecycle when a record cannot be written', () => {
         logger: silentLogger(),
       }),
     );
-    const readiness = createAgentStates();
+    const states = createAgentStates();
     const starter = createSessionStarter({
       config,
       launcher: createHarnessLauncher({
         driver,
-        readiness,
+        states,
         adapters: [createCommandAdapter()],
         loopCommand: ['the-loop'],
         harnessDir: path.join(dir, 'harness'),
@@ -133,7 +133,7 @@ describe('the session lifecycle when a record cannot be written', () => {
       driver,
       starter,
       tokens,
-      states: readiness,
+      states,
       events,
       owner: 'me',
       stopGraceMs: 10,

@@ -37,7 +37,7 @@ describe('watchStartDialogs (docs/design.md §13 blocked)', () => {
       const told: StartDialog[] = [];
       const watching = watchStartDialogs({
         driver,
-        readiness: states,
+        states,
         tmuxName: 't',
         screen: readClaudeScreen,
         timeoutMs: 5_000,
@@ -61,7 +61,7 @@ describe('watchStartDialogs (docs/design.md §13 blocked)', () => {
     states.spawned('t');
     const watching = watchStartDialogs({
       driver,
-      readiness: states,
+      states,
       tmuxName: 't',
       screen: readClaudeScreen,
       timeoutMs: 5_000,
@@ -79,7 +79,7 @@ describe('watchStartDialogs (docs/design.md §13 blocked)', () => {
     states.spawned('t');
     const watching = watchStartDialogs({
       driver,
-      readiness: states,
+      states,
       tmuxName: 't',
       screen: readClaudeScreen,
       timeoutMs: 5_000,

@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../src/log/create-logger.js';
-import { bindingKey, createThreadBindings } from '../../../src/slack/thread-bindings.js';
+import { bindingRecordKey, createThreadBindings } from '../../../src/slack/thread-bindings.js';
 import { makeTempDir, type TempDir } from '../../helpers/fs-fixtures.js';
 
 const binding = {
@@ -53,7 +53,7 @@ describe('thread bindings', () => {
 
   it('skips a torn binding file instead of failing every lookup', async () => {
     await writeFile(
-      path.join(temp.path, `${bindingKey('C0OPS', '1700000099.000001')}.json`),
+      path.join(temp.path, `${bindingRecordKey('C0OPS', '1700000099.000001')}.json`),
       '{"chan',
     );
     const bindings = createThreadBindings({ dir: temp.path, logger: silentLogger() });

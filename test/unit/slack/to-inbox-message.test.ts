@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { inboxMessageOfBody, toInboxMessage } from '../../../src/slack/to-inbox-message.js';
 import { dedupeIds, isSlackInboxMessage } from '../../../src/slack/slack-inbox-message.js';
-import { bindingKey } from '../../../src/slack/thread-bindings.js';
+import { bindingRecordKey } from '../../../src/slack/thread-bindings.js';
 
 describe('toInboxMessage', () => {
   const base = {
@@ -52,7 +52,7 @@ describe('toInboxMessage', () => {
   });
 
   it('binding keys are safe file names that keep channel and ts apart', () => {
-    expect(bindingKey('C0123ABC', '1700000000.000100')).toBe('c0123abc-1700000000.000100');
-    expect(bindingKey('C1', '../../x')).toBe('c1-....');
+    expect(bindingRecordKey('C0123ABC', '1700000000.000100')).toBe('c0123abc-1700000000.000100');
+    expect(bindingRecordKey('C1', '../../x')).toBe('c1-....');
   });
 });

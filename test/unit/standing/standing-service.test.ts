@@ -6,7 +6,7 @@ import { resolveConfig } from '../../../src/config/load-config.js';
 import type { Config } from '../../../src/config/types.js';
 import { createConfirmationTracker } from '../../../src/delivery/confirmation-tracker.js';
 import { createDeliveryCore } from '../../../src/delivery/create-delivery-core.js';
-import { createAgentStates as createReadinessTracker } from '../../../src/delivery/agent-states.js';
+import { createAgentStates } from '../../../src/delivery/agent-states.js';
 import { LoopError } from '../../../src/errors.js';
 import { createCommandAdapter } from '../../../src/harness/command-adapter.js';
 import { createHarnessLauncher } from '../../../src/sessions/create-harness-launcher.js';
@@ -55,12 +55,12 @@ describe('standing service verbs over a fake tmux driver', () => {
       validate: isStandingRecord,
       logger: silentLogger(),
     });
-    const readiness = createReadinessTracker();
+    const states = createAgentStates();
     const tokens = createSessionTokens();
     const delivery = createDeliveryCore({
       driver,
       resolve: createStandingResolver({ config, store, owner: 'me' }),
-      states: readiness,
+      states,
       confirmations: createConfirmationTracker(),
       events,
       logger: silentLogger(),
@@ -68,7 +68,7 @@ describe('standing service verbs over a fake tmux driver', () => {
     });
     const launcher = createHarnessLauncher({
       driver,
-      readiness,
+      states,
       adapters: [createCommandAdapter()],
       loopCommand: ['the-loop'],
       harnessDir: path.join(dir, 'state', 'harness'),
@@ -94,7 +94,7 @@ describe('standing service verbs over a fake tmux driver', () => {
       starter,
       tokens,
       delivery,
-      states: readiness,
+      states,
       events,
       owner: 'me',
       stopGraceMs: 10,
@@ -144,7 +144,7 @@ describe('standing service verbs over a fake tmux driver', () => {
         config: broken,
         launcher: createHarnessLauncher({
           driver,
-          readiness: createReadinessTracker(),
+          states: createAgentStates(),
           adapters: [createCommandAdapter()],
           loopCommand: [],
           harnessDir: dir,
@@ -162,7 +162,7 @@ describe('standing service verbs over a fake tmux driver', () => {
       }),
       tokens: createSessionTokens(),
       delivery: { deliver: async () => ({ outcome: 'delivered', deliveryId: 'x' }) },
-      states: createReadinessTracker(),
+      states: createAgentStates(),
       events,
       owner: 'me',
       stopGraceMs: 10,

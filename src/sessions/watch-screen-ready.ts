@@ -1,11 +1,11 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import type { ReadinessTracker } from '../delivery/readiness-tracker.js';
+import type { AgentStateSignals } from '../delivery/agent-states.js';
 import type { Logger } from '../log/create-logger.js';
 import type { TmuxDriver } from '../tmux/tmux-driver.js';
 
-export interface ScreenReadinessOptions {
+export interface ScreenReadyOptions {
   readonly driver: TmuxDriver;
-  readonly readiness: ReadinessTracker;
+  readonly states: AgentStateSignals;
   readonly tmuxName: string;
   readonly pattern?: RegExp;
   readonly settleMs: number;
@@ -19,8 +19,8 @@ export interface ScreenReadinessOptions {
  * fails with a clear reason); a pattern that never shows is logged and then treated as ready,
  * rather than holding messages forever.
  */
-export async function watchScreenReadiness(options: ScreenReadinessOptions): Promise<void> {
-  const { driver, readiness, tmuxName, logger } = options;
+export async function watchScreenReady(options: ScreenReadyOptions): Promise<void> {
+  const { driver, states, tmuxName, logger } = options;
   const started = Date.now();
   try {
     for (;;) {
@@ -44,6 +44,6 @@ export async function watchScreenReadiness(options: ScreenReadinessOptions): Pro
       'ready watch failed',
     );
   } finally {
-    readiness.ready(tmuxName);
+    states.ready(tmuxName);
   }
 }

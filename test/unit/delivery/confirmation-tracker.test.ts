@@ -1,38 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { createConfirmationTracker } from '../../../src/delivery/confirmation-tracker.js';
-import { createAgentStates as createReadinessTracker } from '../../../src/delivery/agent-states.js';
-
-describe('readiness tracker', () => {
-  it('counts a session it never saw spawn as ready', async () => {
-    const tracker = createReadinessTracker();
-    expect(tracker.isReady('x')).toBe(true);
-    await tracker.waitUntilReady('x', 10);
-  });
-
-  it('holds waiters until the session reports ready', async () => {
-    const tracker = createReadinessTracker();
-    tracker.spawned('x');
-    expect(tracker.isReady('x')).toBe(false);
-    let done = false;
-    const waiting = tracker.waitUntilReady('x', 5_000).then(() => {
-      done = true;
-    });
-    await Promise.resolve();
-    expect(done).toBe(false);
-    tracker.ready('x');
-    await waiting;
-    expect(done).toBe(true);
-  });
-
-  it('fails a waiter with a remedy when readiness never comes', async () => {
-    const tracker = createReadinessTracker();
-    tracker.spawned('x');
-    await expect(tracker.waitUntilReady('x', 20)).rejects.toMatchObject({
-      code: 'delivery_failed',
-      message: expect.stringContaining('tmux attach -r'),
-    });
-  });
-});
 
 describe('confirmation tracker', () => {
   it('confirms the pending deliveries whose tags the harness reports', async () => {

@@ -11,7 +11,7 @@ export interface DeliveryStatus {
   readonly updatedAt: string;
 }
 
-export interface DeliveryLedger {
+export interface DeliveryStatuses {
   update(status: Omit<DeliveryStatus, 'updatedAt'>): void;
   get(deliveryId: string): DeliveryStatus | undefined;
 }
@@ -20,9 +20,9 @@ export interface DeliveryLedger {
  * In memory, bounded: a sender asks about its delivery soon after sending it. The oldest entries
  * go first once `limit` is reached; a serve restart forgets them all (the answer then says so).
  */
-export function createDeliveryLedger(
+export function createDeliveryStatuses(
   options: { readonly limit?: number; readonly clock?: () => Date } = {},
-): DeliveryLedger {
+): DeliveryStatuses {
   const limit = options.limit ?? 10_000;
   const clock = options.clock ?? (() => new Date());
   const entries = new Map<string, DeliveryStatus>();

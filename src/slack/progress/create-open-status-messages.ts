@@ -29,10 +29,10 @@ export const restartedStatusText =
  * posted and removed when its turn's summary is written: what is left at start was open when
  * serve died (issue 21.8: a kill during a progress edit left `⏳ working …` for good).
  */
-export function openStatusMessages(dir: string, logger: Logger): OpenStatusMessages {
+export function createOpenStatusMessages(dir: string, logger: Logger): OpenStatusMessages {
   const fileOf = (message: StatusMessage) =>
     path.join(dir, `${message.channel}-${message.ts}.json`.replace(/[^A-Za-z0-9.-]/g, '_'));
-  const quietly = async (what: string, work: () => Promise<unknown>): Promise<void> => {
+  const bestEffort = async (what: string, work: () => Promise<unknown>): Promise<void> => {
     try {
       await work();
     } catch (error) {
@@ -41,11 +41,11 @@ export function openStatusMessages(dir: string, logger: Logger): OpenStatusMessa
   };
   return {
     opened: (message) =>
-      quietly('opened', async () => {
+      bestEffort('opened', async () => {
         await ensurePrivateDir(dir);
         await writeFileAtomic(fileOf(message), JSON.stringify(message));
       }),
-    closed: (message) => quietly('closed', () => rm(fileOf(message), { force: true })),
+    closed: (message) => bestEffort('closed', () => rm(fileOf(message), { force: true })),
     async leftOver() {
       const names = await readdir(dir).catch(() => [] as string[]);
       const found: StatusMessage[] = [];

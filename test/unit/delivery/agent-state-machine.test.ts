@@ -5,8 +5,7 @@ import {
   typeable,
   type AgentSignal,
   type AgentState,
-} from '../../../src/delivery/agent-state.js';
-import { createAgentStates } from '../../../src/delivery/agent-states.js';
+} from '../../../src/delivery/agent-state-machine.js';
 
 describe('nextAgentState (docs/design.md §13)', () => {
   it.each<[AgentState, AgentSignal, AgentState]>([
@@ -58,48 +57,5 @@ describe('nextAgentState (docs/design.md §13)', () => {
   ])('%s: typeable %s, held for %s', (state, canType, reason) => {
     expect(typeable(state)).toBe(canType);
     expect(heldReason(state)).toBe(reason);
-  });
-});
-
-describe('agent states', () => {
-  it('reports each change once, with the ref it was told', () => {
-    const changes: unknown[] = [];
-    const states = createAgentStates({ onChange: (change) => changes.push(change) });
-    states.spawned('t');
-    states.signal('t', 'ready', 'standing:t');
-    states.signal('t', 'ready', 'standing:t');
-    states.signal('t', 'prompt');
-    expect(changes).toEqual([
-      { target: 't', from: undefined, to: 'starting' },
-      { target: 't', ref: 'standing:t', from: 'starting', to: 'idle' },
-      { target: 't', ref: 'standing:t', from: 'idle', to: 'busy' },
-    ]);
-  });
-
-  it('holds a waiter while a permission question is open, telling why once', async () => {
-    const states = createAgentStates();
-    states.signal('t', 'permission');
-    const held: string[] = [];
-    let done = false;
-    const waiting = states
-      .waitUntilTypeable('t', { startingTimeoutMs: 10, onHeld: (reason) => held.push(reason) })
-      .then(() => {
-        done = true;
-      });
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    expect(done).toBe(false);
-    expect(held).toEqual(['permission']);
-    states.signal('t', 'permission-ended');
-    await waiting;
-    expect(states.state('t')).toBe('busy');
-  });
-
-  it('gives up on a waiter whose sender left', async () => {
-    const states = createAgentStates();
-    states.signal('t', 'permission');
-    const gone = new AbortController();
-    const waiting = states.waitUntilTypeable('t', { startingTimeoutMs: 10, signal: gone.signal });
-    gone.abort();
-    await expect(waiting).rejects.toMatchObject({ code: 'delivery_cancelled' });
   });
 });
