@@ -22,6 +22,8 @@ export interface AgentTurn {
   readonly queued: boolean;
   /** The running turn is the one of queued prompts, which no UserPromptSubmit started. */
   readonly merged: boolean;
+  /** In a merged turn: the `prompt_id` of the turn whose Stop started it. */
+  readonly endedPromptId?: string;
 }
 
 export const noTurn: AgentTurn = { queued: false, merged: false };
@@ -45,6 +47,12 @@ export function nextAgentTurn(
   switch (hook.event) {
     case 'UserPromptSubmit': {
       const running = state === 'busy' || state === 'waiting';
+      // Hooks are separate processes and reach serve in any order: a prompt queued into the turn
+      // that just ended can be heard after that turn's Stop. It is one of the prompts this merged
+      // turn is taking, not one queued behind it (which would hold `busy` past its Stop).
+      if (running && turn.merged && promptId !== undefined && promptId === turn.endedPromptId) {
+        return { turn, signal: 'prompt' };
+      }
       // Into the running turn: it carries that turn's prompt_id; a merged turn's is not known
       // until a hook of its own names it, so any prompt during one counts.
       const into =
@@ -70,12 +78,24 @@ export function nextAgentTurn(
       // A tool call means another request in this turn, and that request takes the prompt in.
       const known = turn.promptId ?? promptId;
       return {
-        turn: { ...(known ? { promptId: known } : {}), queued: false, merged: turn.merged },
+        turn: {
+          ...(known ? { promptId: known } : {}),
+          queued: false,
+          merged: turn.merged,
+          ...(turn.endedPromptId ? { endedPromptId: turn.endedPromptId } : {}),
+        },
       };
     }
     case 'Stop':
       return turn.queued
-        ? { turn: { queued: false, merged: true }, signal: 'stop-queued' }
+        ? {
+            turn: {
+              queued: false,
+              merged: true,
+              ...(turn.promptId ? { endedPromptId: turn.promptId } : {}),
+            },
+            signal: 'stop-queued',
+          }
         : { turn: noTurn, signal: 'stop' };
   }
 }

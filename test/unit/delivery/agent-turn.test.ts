@@ -104,8 +104,24 @@ describe('nextAgentTurn (docs/design.md §13, §23; test/real/FINDINGS.md (h))',
       'busy',
       queuedIn('p1'),
       stop('p1'),
-      merged,
+      { ...merged, endedPromptId: 'p1' },
       'stop-queued',
+    ],
+    [
+      "a queued prompt's hook heard after that Stop is part of the merged turn, not queued behind it",
+      'busy',
+      { ...merged, endedPromptId: 'p1' },
+      prompt('p1'),
+      { ...merged, endedPromptId: 'p1' },
+      'prompt',
+    ],
+    [
+      'a prompt with a new id during that merged turn is queued into it',
+      'busy',
+      { ...merged, endedPromptId: 'p1' },
+      prompt('m1'),
+      { promptId: 'm1', queued: true, merged: true },
+      'prompt',
     ],
     ['the Stop with nothing queued ends it', 'busy', running('p1'), stop('p1'), noTurn, 'stop'],
     [
@@ -146,7 +162,7 @@ describe('nextAgentTurn (docs/design.md §13, §23; test/real/FINDINGS.md (h))',
       'busy',
       { promptId: 'm1', queued: true, merged: true },
       stop('m1'),
-      merged,
+      { ...merged, endedPromptId: 'm1' },
       'stop-queued',
     ],
   ])('%s', (_what, state, turn, hook, next, signal) => {
@@ -179,6 +195,16 @@ describe('agent states through the hooks of each version', () => {
 
   it('2.1.332, two prompts queued behind a slow turn: busy until the merged turn ends', () => {
     expect(run([prompt('s'), prompt('s'), prompt('s'), stop('s'), stop('m')])).toEqual([
+      'busy',
+      'busy',
+      'busy',
+      'busy',
+      'idle',
+    ]);
+  });
+
+  it("2.1.332, a queued prompt's hook heard only after the slow turn's Stop: idle after the merged turn", () => {
+    expect(run([prompt('s'), prompt('s'), stop('s'), prompt('s'), stop('m')])).toEqual([
       'busy',
       'busy',
       'busy',
