@@ -76,7 +76,9 @@ export function createFleet(options: FleetOptions): Fleet {
   });
 
   const join = async (connected: FleetBus): Promise<void> => {
-    await joinPresence(connected.kv('instances'), await entry());
+    const mine = await entry();
+    await joinPresence(connected.kv('instances'), mine);
+    presence.seen(mine, now());
     events.record('fleet.joined', { name: me });
     stoppers.push(await presence.watch(connected.kv('instances')));
     refresh = setInterval(() => void refreshPresence(), presenceRefreshMs);

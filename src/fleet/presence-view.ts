@@ -59,6 +59,14 @@ export function createPresenceView(options: {
         await done.catch(() => undefined);
       };
     },
+    /**
+     * Takes this instance's own entry as soon as it is written: the watch hears it a moment
+     * later, and `the-loop fleet` run right after a start must already list the instance.
+     */
+    seen(entry: PresenceEntry, at: number): void {
+      live.set(entry.name, { entry, seenAt: at });
+      gone.delete(entry.name);
+    },
     /** Forgets instances that stopped refreshing (a crash: no delete, only the TTL). */
     expire(): void {
       for (const [name, { seenAt }] of live) {
