@@ -61,9 +61,16 @@ export interface SoakVerdict {
   readonly stateFiles: Trend;
   /** Dedupe entries per Slack message over the judged half: 2 by design (event id, channel+ts). */
   readonly dedupePerSlackMessage: number;
-  /** `leak` if any trend is a leak, `unclear` if any is unclear, else `flat`. */
-  readonly verdict: 'flat' | 'leak' | 'unclear';
+  /**
+   * `too-short` when the soak ran under `minimumSoakMinutes` (its second half is still warm-up,
+   * and a 1-minute run once called a GC's sawtooth a leak); else `leak` if any trend is a leak,
+   * `unclear` if any is unclear, and `flat` otherwise.
+   */
+  readonly verdict: 'flat' | 'leak' | 'unclear' | 'too-short';
 }
+
+/** A soak shorter than this gives slopes but no verdict. */
+export const minimumSoakMinutes = 10;
 
 /** Judges the second half of the samples; the first half is warm-up (JIT, caches, pools). */
 export function judgeSoak(samples: readonly SoakSample[], slackPerMinute: number): SoakVerdict {
@@ -81,7 +88,14 @@ export function judgeSoak(samples: readonly SoakSample[], slackPerMinute: number
     fds,
     stateFiles,
     dedupePerSlackMessage: slackPerMinute > 0 ? dedupeSlope / slackPerMinute : 0,
-    verdict: verdicts.includes('leak') ? 'leak' : verdicts.includes('unclear') ? 'unclear' : 'flat',
+    verdict:
+      (samples.at(-1)?.minute ?? 0) < minimumSoakMinutes
+        ? 'too-short'
+        : verdicts.includes('leak')
+          ? 'leak'
+          : verdicts.includes('unclear')
+            ? 'unclear'
+            : 'flat',
   };
 }
 
@@ -105,6 +119,8 @@ export function formatSoak(samples: readonly SoakSample[], verdict: SoakVerdict)
     line('fds', verdict.fds, 'fds', soakThresholds.fds),
     line('state files', verdict.stateFiles, 'files', soakThresholds.stateFiles),
     `  dedupe       ${verdict.dedupePerSlackMessage.toFixed(2)} per Slack message (a constant by design: its event id and channel+ts, kept a week, pruned hourly)`,
-    `soak: verdict ${verdict.verdict}`,
+    verdict.verdict === 'too-short'
+      ? `soak: verdict too-short (under ${minimumSoakMinutes} minutes the second half is still warm-up; run BENCH_SOAK_MINUTES=30)`
+      : `soak: verdict ${verdict.verdict}`,
   ].join('\n');
 }

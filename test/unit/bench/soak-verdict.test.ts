@@ -47,6 +47,21 @@ describe('leastSquaresSlope', () => {
 });
 
 describe('judgeSoak', () => {
+  it('gives no verdict on a soak shorter than ten minutes, however its slopes look', () => {
+    const short = judgeSoak(
+      samples(9, (minute) => ({ rssMb: 90 + minute * 6 })),
+      10,
+    );
+    expect(short.rssMb.verdict).toBe('leak');
+    expect(short.verdict).toBe('too-short');
+    expect(
+      judgeSoak(
+        samples(11, () => ({})),
+        10,
+      ).verdict,
+    ).toBe('flat');
+  });
+
   it('calls a warm-up that levels off flat: only the second half is judged', () => {
     const verdict = judgeSoak(
       samples(30, (minute) => ({
