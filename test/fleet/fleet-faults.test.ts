@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeSlack, type FakeSlack } from '../fakes/fake-slack/start-fake-slack.js';
 import { eventually } from '../helpers/eventually.js';
 import type { ServeFixture } from '../helpers/run-serve.js';
-import { fleetServe, loggedEvents, peoplePrompts } from './fleet-fixture.js';
+import { createAnnouncedOn, fleetServe, peoplePrompts } from './fleet-fixture.js';
 import { fleetTierUnavailable, startNatsServer, type NatsServer } from './nats-server.js';
 
 const unavailable = fleetTierUnavailable();
@@ -33,16 +33,7 @@ describe.skipIf(unavailable !== undefined)(title, () => {
     serves.push(other);
     await other.start();
     await slack.socket.connections(2, 20_000);
-    const created = await owner.cli(['standing', 'create', 'sup', '--slack-channel', channel]);
-    expect(created.exitCode, created.stderr).toBe(0);
-    await eventually(async () => (await loggedEvents(owner, 'standing.announced')).length > 0, {
-      timeoutMs: 15_000,
-      what: 'the announcement',
-    });
-    const announcement = slack
-      .callsTo('chat.postMessage')
-      .find((call) => call.args['thread_ts'] === undefined);
-    return { owner, other, slack, threadTs: String(announcement?.response?.['ts']) };
+    return { owner, other, slack, threadTs: await createAnnouncedOn(owner, slack) };
   };
 
   const replyVia = async (fake: FakeSlack, threadTs: string, text: string) => {

@@ -1,7 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { expect } from 'vitest';
 import type { FakeSlack } from '../fakes/fake-slack/start-fake-slack.js';
 import { agentPrompts, untagged } from '../helpers/agent-prompts.js';
+import { eventually } from '../helpers/eventually.js';
 import { createServeFixture, type ServeFixture } from '../helpers/run-serve.js';
 import type { NatsServer } from './nats-server.js';
 
@@ -45,4 +47,22 @@ export async function fleetServe(
       },
     },
   );
+}
+
+/** Creates standing session `name` on `owner`, waits for its announcement, returns its thread ts. */
+export async function createAnnouncedOn(
+  owner: ServeFixture,
+  slack: FakeSlack,
+  name = 'sup',
+): Promise<string> {
+  const created = await owner.cli(['standing', 'create', name, '--slack-channel', channel]);
+  expect(created.exitCode, created.stderr).toBe(0);
+  await eventually(async () => (await loggedEvents(owner, 'standing.announced')).length > 0, {
+    timeoutMs: 15_000,
+    what: 'the announcement',
+  });
+  const announcement = slack
+    .callsTo('chat.postMessage')
+    .find((call) => call.args['thread_ts'] === undefined);
+  return String(announcement?.response?.['ts']);
 }

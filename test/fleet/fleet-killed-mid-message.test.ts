@@ -5,7 +5,7 @@ import { testHoldEnv } from '../../src/fleet/test-hold.js';
 import { startFakeSlack, type FakeSlack } from '../fakes/fake-slack/start-fake-slack.js';
 import { eventually } from '../helpers/eventually.js';
 import type { ServeFixture } from '../helpers/run-serve.js';
-import { fleetServe, loggedEvents, peoplePrompts } from './fleet-fixture.js';
+import { createAnnouncedOn, fleetServe, peoplePrompts } from './fleet-fixture.js';
 import { fleetTierUnavailable, startNatsServer, type NatsServer } from './nats-server.js';
 
 const unavailable = fleetTierUnavailable();
@@ -42,16 +42,7 @@ describe.skipIf(unavailable !== undefined)(title, () => {
     serves.push(owner);
     await owner.start();
     await slack.socket.connections(2, 20_000);
-    const created = await owner.cli(['standing', 'create', 'sup', '--slack-channel', channel]);
-    expect(created.exitCode, created.stderr).toBe(0);
-    await eventually(async () => (await loggedEvents(owner, 'standing.announced')).length > 0, {
-      timeoutMs: 15_000,
-      what: 'the announcement',
-    });
-    const announcement = slack
-      .callsTo('chat.postMessage')
-      .find((call) => call.args['thread_ts'] === undefined);
-    const threadTs = String(announcement?.response?.['ts']);
+    const threadTs = await createAnnouncedOn(owner, slack);
     const reply = (text: string) =>
       slack!.socket.send(
         slack!.eventsApiEnvelope(slack!.messageEvent({ channel, user: dana, text, threadTs })),
