@@ -1,8 +1,13 @@
-import { App, LogLevel } from '@slack/bolt';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import type { SocketAck } from '../test/fakes/fake-slack/create-ack-tracker.js';
 import { startFakeSlack } from '../test/fakes/fake-slack/start-fake-slack.js';
 import type { CleanupStack } from './cleanup-stack.js';
 import { percentile } from './percentile.js';
+import { stopChild } from './start-serve.js';
+
+/** bin/the-loop's V8 flags: the floor runs under the same collector settings as serve. */
+const SERVE_V8_FLAGS = ['--max-semi-space-size=2', '--heap-growing-percent=10'];
 
 export interface BoltFloorResult {
   /** Each round's ack p99, ms (judged on their median, as the burst is). */
@@ -24,16 +29,29 @@ export async function measureBoltFloor(options: {
   const { cleanup } = options;
   const slack = await startFakeSlack({ users: { U0BOLT: { name: 'bolt' } } });
   cleanup.defer('stop the Bolt floor fake Slack', () => slack.stop());
-  const app = new App({
-    token: slack.identity.botToken,
-    appToken: slack.identity.appToken,
-    socketMode: true,
-    logLevel: LogLevel.ERROR,
-    clientOptions: { slackApiUrl: slack.apiUrl },
-  });
-  app.message(async () => undefined);
-  await app.start();
-  cleanup.defer('stop the bare Bolt app', () => app.stop());
+  // Its own process, as serve is: in the bench's process the app would share the sender's event
+  // loop, read each frame between two sends, and could never fall behind the way a separate
+  // receiver can — a floor no process of ours could be compared with.
+  const app = spawn(
+    process.execPath,
+    [
+      ...SERVE_V8_FLAGS,
+      '--import',
+      'tsx',
+      fileURLToPath(new URL('./bolt-floor-app.ts', import.meta.url)),
+    ],
+    {
+      env: {
+        ...process.env,
+        SLACK_BOT_TOKEN: slack.identity.botToken,
+        SLACK_APP_TOKEN: slack.identity.appToken,
+        SLACK_API_URL: slack.apiUrl,
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  cleanup.defer('stop the bare Bolt app', () => stopChild(app));
+  await readyLine(app);
   await slack.socket.connected(15_000);
   const roundAckP99s: number[] = [];
   let unacked = 0;
@@ -66,4 +84,24 @@ export async function measureBoltFloor(options: {
     }
   }
   return { roundAckP99s, unacked };
+}
+
+async function readyLine(child: ChildProcess): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    let seen = '';
+    const timer = setTimeout(
+      () => reject(new Error('the bare Bolt app did not start in 15 s')),
+      15_000,
+    );
+    child.stdout?.on('data', (chunk: Buffer) => {
+      seen += chunk.toString();
+      if (!seen.includes('ready\n')) return;
+      clearTimeout(timer);
+      resolve();
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the bare Bolt app exited (${String(code)}) before it was ready`));
+    });
+  });
 }
