@@ -54,7 +54,7 @@ describe('`the-loop post` when Slack or GitHub refuses the reply', () => {
     github = undefined;
   });
 
-  it('exits 1 and names the failure when the one target failed (invalid_auth, then 500s)', async () => {
+  it('exits 1 and names the failure when the one target failed (invalid_auth, then retries run out)', async () => {
     slack = await startFakeSlack({ users: { [slackOperator]: { name: 'dana' } } });
     const fake = slack;
     fixture = await startSlackServe(fake);
@@ -70,8 +70,11 @@ describe('`the-loop post` when Slack or GitHub refuses the reply', () => {
     expect(refused.stderr).toMatch(/invalid_auth/);
     expect(refused.stdout).not.toMatch(/posted to/);
 
-    // Six attempts (1 + 2 + 4 + 8 + 16 s apart), each answered 500: the retries run out.
-    fake.failNext('chat.postMessage', { status: 500 }, 6);
+    // Six attempts, none answered: a 500 (retried after 1 s of backoff), then 429s whose
+    // Retry-After is 1 s. The retries run out in about 5 s; five 500s would take 31 s of backoff
+    // (1 + 2 + 4 + 8 + 16), which slackRetryDelay's table test already pins.
+    fake.failNext('chat.postMessage', { status: 500 });
+    fake.failNext('chat.postMessage', { status: 429, retryAfterSeconds: 1 }, 5);
     const down = await postAs(serve, record, 'nor this');
     expect(down.exitCode, down.stderr).toBe(1);
     expect(down.stderr).toMatch(/slack/);
@@ -79,7 +82,7 @@ describe('`the-loop post` when Slack or GitHub refuses the reply', () => {
     const fine = await postAs(serve, record, 'but this arrives');
     expect(fine.exitCode, fine.stderr).toBe(0);
     expect(fine.stdout).toMatch(/posted to slack/);
-  }, 120_000);
+  }, 60_000);
 
   it('exits 1 on a partial success, naming the target that failed and the one that got it', async () => {
     slack = await startFakeSlack({ users: { [slackOperator]: { name: 'dana' } } });
