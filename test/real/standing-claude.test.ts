@@ -14,6 +14,17 @@ const unavailable = realTierUnavailable();
  */
 describe.skipIf(unavailable !== undefined)('the real Claude Code as a standing session', () => {
   let claude: RealClaude;
+  // Prompts sent so far (the boot prompt first). Each say waits for all their turns to end: typed
+  // while the last one's turn still runs, a message is (rightly) only `queued`.
+  let sent = 0;
+  const sayWhenIdle = async (
+    args: string[],
+    options: { input?: string; env?: Record<string, string> } = {},
+  ) => {
+    await waitForTurns(claude.serve, 'standing:sup', sent);
+    sent += 1;
+    return claude.serve.cli(['standing', 'say', 'sup', ...args], options);
+  };
 
   beforeAll(async () => {
     claude = await startRealClaude();
@@ -25,6 +36,7 @@ describe.skipIf(unavailable !== undefined)('the real Claude Code as a standing s
       'Watch the builds.',
     ]);
     expect(created.exitCode, created.stderr).toBe(0);
+    sent = 1;
   });
 
   afterAll(async () => {
@@ -46,11 +58,7 @@ describe.skipIf(unavailable !== undefined)('the real Claude Code as a standing s
   });
 
   it('say: the CLI says delivered and the prompt reaches the model as sent', async () => {
-    // Typed while the boot prompt's turn still runs, it would be (rightly) only `queued`.
-    await waitForTurns(claude.serve, 'standing:sup', 1);
-    const said = await claude.serve.cli(['standing', 'say', 'sup', 'hello from the real tier'], {
-      env: { USER: 'ana' },
-    });
+    const said = await sayWhenIdle(['hello from the real tier'], { env: { USER: 'ana' } });
     expect(said.exitCode, said.stderr).toBe(0);
     expect(said.stdout).toMatch(/^delivered to sup/);
     const request = await claude.requestWith('hello from the real tier');
@@ -59,7 +67,7 @@ describe.skipIf(unavailable !== undefined)('the real Claude Code as a standing s
 
   it('say: a multi-line message arrives with its lines and blank lines', async () => {
     const message = 'first line\nsecond line\n\nafter a blank line\n  indented';
-    const said = await claude.serve.cli(['standing', 'say', 'sup', '-'], { input: message });
+    const said = await sayWhenIdle(['-'], { input: message });
     expect(said.exitCode, said.stderr).toBe(0);
     expect(said.stdout).toMatch(/^delivered to sup/);
     const request = await claude.requestWith('after a blank line');
@@ -69,7 +77,7 @@ describe.skipIf(unavailable !== undefined)('the real Claude Code as a standing s
   it('say: a 100 KB message arrives whole', async () => {
     const message = `${'The build log says all is well. '.repeat(3_200)}END-OF-100KB`;
     expect(Buffer.byteLength(message)).toBeGreaterThan(100_000);
-    const said = await claude.serve.cli(['standing', 'say', 'sup', '-'], { input: message });
+    const said = await sayWhenIdle(['-'], { input: message });
     expect(said.exitCode, said.stderr).toBe(0);
     expect(said.stdout).toMatch(/^delivered to sup/);
     const request = await claude.requestWith('END-OF-100KB');
@@ -80,7 +88,7 @@ describe.skipIf(unavailable !== undefined)('the real Claude Code as a standing s
   it("the Stop hook's answer is posted (agent.posted, kind reply, the answer's size)", async () => {
     const answer = 'The build is green: 42 tests passed, none failed.';
     claude.fake.script(text(answer));
-    const said = await claude.serve.cli(['standing', 'say', 'sup', 'how is the build?']);
+    const said = await sayWhenIdle(['how is the build?']);
     expect(said.exitCode, said.stderr).toBe(0);
     await claude.requestWith('how is the build?');
     const posted = await eventMatching(
