@@ -108,6 +108,38 @@ describe.skipIf(unavailable !== undefined)(title, () => {
     expect(polls(third)).toBe(0);
   });
 
+  it('a poller killed with SIGKILL keeps its lease until the TTL lapses; then one other polls and catches up', async () => {
+    await fleetOfThree({ poll: true });
+    const polls = (member: GithubMember) => member.github.callsMatching('GET', listComments).length;
+    const holder = await eventually(() => members.find((member) => polls(member) > 0), {
+      timeoutMs: 20_000,
+      what: 'one instance to poll',
+    });
+    // No graceful stop frees the lease: it lapses 30 s after the holder last renewed it (each
+    // poll renews it, so within a poll interval of the kill).
+    await holder.serve.kill('SIGKILL');
+    const killedAt = Date.now();
+    const others = members.filter((member) => member !== holder);
+    // Made while nobody polls: the instance that takes the lease over must still see it.
+    const addressed = others[0]!;
+    commentDelivery(members, `the-loop start instance:${addressed.name}`, 7_201);
+    const next = await eventually(() => others.find((member) => polls(member) > 0), {
+      timeoutMs: 60_000,
+      what: 'another instance to take the lapsed lease over',
+    });
+    // A live lease is left alone: nobody took it while it was younger than the TTL.
+    expect(Date.now() - killedAt).toBeGreaterThan(15_000);
+    expect(await outcomeOn(addressed, 7_201)).toBe('started');
+    const third = others.find((member) => member !== next)!;
+    const nextSeen = polls(next);
+    await eventually(() => polls(next) >= nextSeen + 3, {
+      timeoutMs: 20_000,
+      what: 'three more polls',
+    });
+    expect(polls(third)).toBe(0);
+    expect(await handledEvents(addressed, 7_201)).toHaveLength(1);
+  });
+
   it('NATS down: the webhook still works for the receiver; the rest waits in its outbox, nothing twice', async () => {
     const [a, b] = await fleetOfThree();
     await nats!.stop();
