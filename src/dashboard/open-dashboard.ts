@@ -4,7 +4,7 @@ import { permissionRoutes } from '../api/routes/permission-routes.js';
 import type { ServiceState } from '../api/routes/status-routes.js';
 import type { Config } from '../config/types.js';
 import type { AgentState } from '../delivery/agent-state-machine.js';
-import type { ResolveTarget } from '../delivery/create-delivery-core.js';
+import type { ResolveTarget } from '../delivery/delivery-request.js';
 import type { SayAnswer } from '../delivery/first-answer.js';
 import { LoopError, errnoCode } from '../errors.js';
 import type { Logger } from '../log/create-logger.js';

@@ -10,67 +10,19 @@ import { cancelled } from './agent-states.js';
 import type { ConfirmationTracker, PendingConfirmation } from './confirmation-tracker.js';
 import type { DeliveryStatuses } from './delivery-statuses.js';
 import { newDeliveryTag } from './delivery-tag.js';
-import { checkedText, frameMessage, type Origin } from './frame-message.js';
-import { boxHoldsPaste, type ScreenReader } from '../harness/claude-screen.js';
+import { checkedText, frameMessage } from './frame-message.js';
+import { boxHoldsPaste } from '../harness/claude-screen.js';
+import type {
+  DeliveryCore,
+  DeliveryRequest,
+  DeliveryTarget,
+  ResolveTarget,
+} from './delivery-request.js';
 import { createInputBox, type ScreenTarget } from './input-box.js';
 import { tmuxAttachCommand } from '../tmux/attach-command.js';
 import type { ScreenBlocks } from './screen-blocks.js';
-
-/** The session a ref resolves to, as far as typing into it is concerned. */
-export interface DeliveryTarget {
-  readonly ref: string;
-  readonly tmuxName: string;
-  readonly owner: string;
-  /** Agent harnesses get framed text; a plain shell gets the text as it is. */
-  readonly agent: boolean;
-  /** The harness reports each prompt it receives (Claude Code's UserPromptSubmit hook). */
-  readonly confirms: boolean;
-  /** What to tell the sender when tmux turns out not to have the session (e.g. its server died). */
-  readonly notRunning: string;
-  /** What to tell the sender when the harness has exited (its pane is dead). */
-  readonly exited: (exitStatus: number | undefined) => string;
-  /** Reads the harness's screen (Claude Code): dialogs and the input box are looked at. */
-  readonly screen?: ScreenReader;
-}
-
-/** Throws a LoopError naming the remedy when the ref has no running session. */
-export type ResolveTarget = (ref: string) => Promise<DeliveryTarget>;
-
-/** An outcome known before the final one (docs/design.md §17): waiting its turn, or held and why. */
-export interface DeliveryProgress {
-  readonly deliveryId: string;
-  readonly outcome: 'queued' | 'held';
-  readonly reason: string;
-}
-
-export interface DeliveryRequest {
-  readonly ref: string;
-  readonly text: string;
-  readonly origin: Origin;
-  /** Origin ids worth logging (Slack event id, GitHub delivery id); never message text. */
-  readonly ids?: Readonly<Record<string, string>>;
-  /** Chosen by the caller when it must name the delivery before the core answers. */
-  readonly deliveryId?: string;
-  /**
-   * Called right after the submitting Enter, before any wait for a confirmation: an origin that
-   * keeps the message until it is typed (the Slack inbox) lets go of it here, so a crash while
-   * waiting for the confirmation cannot type it a second time.
-   */
-  readonly onSubmitted?: () => Promise<void>;
-  /** Hears each intermediate outcome (queued behind others or into a busy turn; held). */
-  readonly onProgress?: (progress: DeliveryProgress) => void;
-  /** Aborted when the sender gives up: a message not yet typed is then never typed. */
-  readonly signal?: AbortSignal;
-}
-
-export interface DeliveryResult {
-  readonly outcome: 'delivered' | 'unconfirmed';
-  readonly deliveryId: string;
-}
-
-export interface DeliveryCore {
-  deliver(request: DeliveryRequest): Promise<DeliveryResult>;
-}
+import { decideResume, type SubmitMark } from './submit-mark.js';
+import { createConfirmationWait, type Typed } from './confirmation-wait.js';
 
 export interface DeliveryTiming {
   readonly readyTimeoutMs: number;
@@ -108,12 +60,6 @@ export interface DeliveryCoreOptions {
 /** The `queued` reason of a message that waits only for the session's earlier messages. */
 export const behindEarlier = 'behind earlier messages';
 
-/** How long a message typed into a running turn may wait to be taken (a long turn). */
-const busyTakeLimitMs = 6 * 60 * 60 * 1000;
-
-/** What one turn in the session's queue ends with: taken already, or taken later. */
-type Typed = { readonly confirmed: boolean } | { readonly later: Promise<boolean> };
-
 export function createDeliveryCore(options: DeliveryCoreOptions): DeliveryCore {
   const { driver, states, confirmations, events, timing } = options;
   const queue = createKeyedQueue();
@@ -144,6 +90,13 @@ export function createDeliveryCore(options: DeliveryCoreOptions): DeliveryCore {
     },
   });
   const refOf = new Map<string, string>();
+  const confirmation = createConfirmationWait({
+    states,
+    confirmTimeoutMs: timing.confirmTimeoutMs,
+    look: (target) => inputBox.look(screenTarget(target)),
+    enterAgain: (target) =>
+      lifecycle.run(target.ref, () => driver.sendKeys(target.tmuxName, target.owner, ['Enter'])),
+  });
 
   /**
    * Paste, then Enter, each under the lifecycle lock so no start or stop comes in between. Where
@@ -157,8 +110,9 @@ export function createDeliveryCore(options: DeliveryCoreOptions): DeliveryCore {
     payload: string,
     tag: string,
     held: (reason: string) => void,
-    signal: AbortSignal | undefined,
+    request: DeliveryRequest,
   ): Promise<PendingConfirmation | undefined | 'swallowed'> => {
+    const { signal } = request;
     await lifecycle.run(target.ref, () => driver.paste(target.tmuxName, target.owner, payload));
     if (target.screen) {
       const seen = await inputBox.awaitPaste(
@@ -179,14 +133,56 @@ export function createDeliveryCore(options: DeliveryCoreOptions): DeliveryCore {
         const screen = await inputBox.look(screenTarget(target));
         if (!boxHoldsPaste(screen, tag)) return 'swallowed';
       }
-      const expected = target.confirms ? confirmations.expect(target.tmuxName, tag) : undefined;
-      try {
-        await driver.sendKeys(target.tmuxName, target.owner, ['Enter']);
-      } catch (error) {
-        expected?.cancel();
-        throw error;
+      // Only a screen can be looked at after a restart: elsewhere a mark would tell nothing.
+      if (request.onSubmitting && target.screen) {
+        const { panePid } = await driver.probe(target.tmuxName);
+        await request.onSubmitting({
+          tag,
+          tmuxName: target.tmuxName,
+          ...(panePid === undefined ? {} : { panePid }),
+        });
       }
-      return expected;
+      return pressEnter(target, tag);
+    });
+  };
+
+  /** The submitting Enter, with the confirmation it is to get (when its harness confirms). */
+  const pressEnter = async (target: DeliveryTarget, tag: string) => {
+    const expected = target.confirms ? confirmations.expect(target.tmuxName, tag) : undefined;
+    try {
+      await driver.sendKeys(target.tmuxName, target.owner, ['Enter']);
+    } catch (error) {
+      expected?.cancel();
+      throw error;
+    }
+    return expected;
+  };
+
+  /**
+   * A message whose mark a crashed process left (submit-mark.ts): Enter onto its paste when that
+   * still sits in the box, nothing when the same pane shows an empty box (it went in), and
+   * `undefined` — type it as if new — when that cannot be told.
+   */
+  const resumed = async (
+    target: DeliveryTarget,
+    mark: SubmitMark,
+  ): Promise<{ pending: PendingConfirmation | undefined } | 'submitted' | undefined> => {
+    if (!target.screen) return undefined;
+    const { panePid } = await driver.probe(target.tmuxName);
+    return lifecycle.run(target.ref, async () => {
+      const screen = await inputBox.look(screenTarget(target));
+      const step = decideResume(mark, {
+        tmuxName: target.tmuxName,
+        ...(panePid === undefined ? {} : { panePid }),
+        screen,
+      });
+      options.logger.info(
+        { event: 'delivery.resumed', ref: target.ref, tag: mark.tag, step },
+        'a message marked before a restart',
+      );
+      if (step === 'submitted') return 'submitted';
+      if (step === 'press-enter') return { pending: await pressEnter(target, mark.tag) };
+      return undefined;
     });
   };
 
@@ -199,42 +195,6 @@ export function createDeliveryCore(options: DeliveryCoreOptions): DeliveryCore {
       owner: target.owner,
       screen: target.screen,
     };
-  };
-
-  /** A message typed into a running turn is taken when the turn ends (or injected into it). */
-  const takenLater = async (target: DeliveryTarget, pending: PendingConfirmation) => {
-    try {
-      const deadline = Date.now() + busyTakeLimitMs;
-      while (!pending.confirmed && Date.now() < deadline) {
-        if (states.state(target.tmuxName) !== 'busy') {
-          // The turn ended: Claude Code starts the next one with what waited, at once.
-          return await pending.wait(timing.confirmTimeoutMs);
-        }
-        await Promise.race([pending.wait(busyTakeLimitMs), states.changed(target.tmuxName)]);
-      }
-      return pending.confirmed;
-    } finally {
-      pending.cancel();
-    }
-  };
-
-  /**
-   * No confirmation in time: Enter again only when the paste still sits in the input box (the
-   * first message of a fresh Claude Code loses an early Enter); `undefined` when the agent took it
-   * into a running turn or its queue.
-   */
-  const confirmOnce = async (target: DeliveryTarget, pending: PendingConfirmation, tag: string) => {
-    for (let enters = 1; ; enters += 1) {
-      if (await pending.wait(timing.confirmTimeoutMs)) return true;
-      if (!target.screen) return false;
-      const screen = await inputBox.look(screenTarget(target));
-      if (screen.queued || screen.busy || states.state(target.tmuxName) === 'busy')
-        return undefined;
-      if (enters >= 3 || !boxHoldsPaste(screen, tag)) return false;
-      await lifecycle.run(target.ref, () =>
-        driver.sendKeys(target.tmuxName, target.owner, ['Enter']),
-      );
-    }
   };
 
   const typeInto = async (
@@ -255,6 +215,24 @@ export function createDeliveryCore(options: DeliveryCoreOptions): DeliveryCore {
         });
         // A harness that ended while waiting (a person picked "No, exit" in a start dialog).
         await refuseIfExited(target);
+        const resume =
+          attempt === 1 && request.resume ? await resumed(target, request.resume) : undefined;
+        if (resume === 'submitted') {
+          // Typed before the restart: let go of it; no confirmation can come any more.
+          await request.onSubmitted?.();
+          return { confirmed: false };
+        }
+        if (resume) {
+          const busy = states.state(target.tmuxName) === 'busy';
+          return await submitted(
+            target,
+            resume.pending,
+            request.resume?.tag ?? '',
+            busy,
+            progress,
+            request,
+          );
+        }
         const screen = target.screen
           ? await inputBox.emptyBox(screenTarget(target), held, request.signal)
           : undefined;
@@ -262,7 +240,7 @@ export function createDeliveryCore(options: DeliveryCoreOptions): DeliveryCore {
         const tag = newDeliveryTag(confirmations.pendingTags(target.tmuxName));
         const payload = target.agent ? frameMessage(request.origin, text, tag) : text;
         const busy = states.state(target.tmuxName) === 'busy' || screen?.busy === true;
-        const pending = await pasteAndSubmit(target, payload, tag, held, request.signal);
+        const pending = await pasteAndSubmit(target, payload, tag, held, request);
         if (pending === 'swallowed') {
           if (attempt >= 3) {
             throw new LoopError(
@@ -274,24 +252,26 @@ export function createDeliveryCore(options: DeliveryCoreOptions): DeliveryCore {
           }
           continue;
         }
-        await request.onSubmitted?.();
-        if (!pending) return { confirmed: true };
-        if (busy) {
-          progress('queued', 'busy');
-          return { later: takenLater(target, pending) };
-        }
-        const confirmed = await confirmOnce(target, pending, tag);
-        if (confirmed !== undefined) {
-          pending.cancel();
-          return { confirmed };
-        }
-        // The agent went busy meanwhile: the prompt is in, taken when the turn allows.
-        progress('queued', 'busy');
-        return { later: takenLater(target, pending) };
+        return await submitted(target, pending, tag, busy, progress, request);
       }
     } catch (error) {
       throw explained(error, target);
     }
+  };
+
+  /** After the submitting Enter: the origin lets go of the message, then its confirmation. */
+  const submitted = async (
+    target: DeliveryTarget,
+    pending: PendingConfirmation | undefined,
+    tag: string,
+    busy: boolean,
+    progress: (outcome: 'queued' | 'held', reason: string) => void,
+    request: DeliveryRequest,
+  ): Promise<Typed> => {
+    await request.onSubmitted?.();
+    return pending
+      ? confirmation.afterEnter(target, pending, tag, busy, progress)
+      : { confirmed: true };
   };
 
   /** A harness that died before anyone noticed is refused now, not held as still starting. */

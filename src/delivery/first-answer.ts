@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { behindEarlier, type DeliveryCore, type DeliveryRequest } from './create-delivery-core.js';
+import { behindEarlier } from './create-delivery-core.js';
+import type { DeliveryCore, DeliveryRequest } from './delivery-request.js';
 
 /** What `POST …/say` answers (docs/design.md §17). */
 export interface SayAnswer {

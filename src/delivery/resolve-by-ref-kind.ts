@@ -1,6 +1,6 @@
 import { LoopError } from '../errors.js';
 import { parseStandingRef, parseWorkItemRef } from '../refs.js';
-import type { ResolveTarget } from './create-delivery-core.js';
+import type { ResolveTarget } from './delivery-request.js';
 
 /** One resolver per kind of ref (docs/design.md §1); the delivery core asks the one the ref names. */
 export interface TargetsByRefKind {

@@ -20,7 +20,7 @@ import { createSessionNames } from './fleet-session-names.js';
 import type { Fleet, FleetOptions } from './fleet-types.js';
 import { createLeases } from './poll-lease.js';
 import { createPresenceView } from './presence-view.js';
-import { testHold } from './test-hold.js';
+import { testHold } from '../test-hold.js';
 import { joinPresence, type PresenceEntry } from './presence.js';
 
 export type { Fleet, FleetOptions, FleetState } from './fleet-types.js';

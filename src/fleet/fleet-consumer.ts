@@ -1,7 +1,7 @@
 import type { Logger } from '../log/create-logger.js';
 import type { BusMessage } from './connect-fleet-bus.js';
 import { parseFleetEnvelope, type FleetEnvelope, type FleetTarget } from './fleet-envelope.js';
-import type { HoldStage } from './test-hold.js';
+import type { HoldStage } from '../test-hold.js';
 
 /**
  * One message of `inst-<name>` or `gh-<name>` (docs/design.md §21): handed to this instance's

@@ -1,5 +1,5 @@
 import type { Config } from '../config/types.js';
-import type { DeliveryCore } from '../delivery/create-delivery-core.js';
+import type { DeliveryCore } from '../delivery/delivery-request.js';
 import type { EventSink } from '../state/event-log.js';
 import { asLoopError } from '../errors.js';
 import { decideScope } from '../instance/decide-scope.js';
@@ -7,7 +7,7 @@ import { isManaged } from '../instance/is-managed.js';
 import { parseAddress } from '../instance/parse-address.js';
 import { scopeRefusalFields } from '../instance/scope-refusal.js';
 import type { Logger } from '../log/create-logger.js';
-import type { Handled, IntakeItem } from '../intake/intake.js';
+import { submissionOf, type Handled, type IntakeItem } from '../intake/intake.js';
 import { workItemRef } from '../refs.js';
 import type { WorkItemService } from '../workitems/create-workitem-service.js';
 import { loadManagedFacts } from '../workitems/load-managed-facts.js';
@@ -78,7 +78,7 @@ export function createCommentHandler(options: {
   const judge = async (
     comment: GithubComment,
     logger: Logger,
-    typed: () => Promise<void>,
+    submission: ReturnType<typeof submissionOf>,
   ): Promise<Handled<CommentOutcome>> => {
     const ref = workItemRef(comment.item);
     const answer = (outcome: CommentOutcome): Handled<CommentOutcome> => ({ outcome });
@@ -171,7 +171,7 @@ export function createCommentHandler(options: {
           githubCommentId: String(comment.commentId),
           ...(comment.deliveryId ? { githubDeliveryId: comment.deliveryId } : {}),
         },
-        onSubmitted: typed,
+        ...submission,
       });
       // The rocket once the entry is done: a crash after it cannot type the comment again.
       return {
@@ -196,9 +196,6 @@ export function createCommentHandler(options: {
     }
   };
 
-  return ({
-    message,
-    logger,
-    typed,
-  }: IntakeItem<GithubComment>): Promise<Handled<CommentOutcome>> => judge(message, logger, typed);
+  return (item: IntakeItem<GithubComment>): Promise<Handled<CommentOutcome>> =>
+    judge(item.message, item.logger, submissionOf(item));
 }

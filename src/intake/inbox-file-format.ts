@@ -7,11 +7,14 @@ import { isTempFileName } from '../state/temp-file-name.js';
  * - `batch-<first key>.json`: one group commit, `{"version":1,"entries":[{"key","value"},…]}`.
  * - `batch-<first key>.done.json`: the keys of that batch already handled, `{"version":1,"done":[…]}`.
  * - `<key>.json`: one bare value, as inboxes wrote before group commit (read, never written).
+ * - `<key>.mark`: what the entry's delivery wrote down right before its Enter, `{"version":1,"mark":…}`
+ *   (src/delivery/submit-mark.ts); it goes when the entry is done.
  */
 export type InboxFileName =
   | { readonly kind: 'batch'; readonly id: string }
   | { readonly kind: 'done'; readonly id: string }
   | { readonly kind: 'legacy'; readonly key: string }
+  | { readonly kind: 'mark'; readonly key: string }
   | { readonly kind: 'temp' }
   | { readonly kind: 'other' };
 
@@ -30,10 +33,12 @@ const formatVersion = 1;
 const batchName = /^batch-(\d{15}-\d{6}-\d+)\.json$/;
 const doneName = /^batch-(\d{15}-\d{6}-\d+)\.done\.json$/;
 const legacySuffix = '.json';
+const markSuffix = '.mark';
 
 export const batchFileName = (id: string): string => `batch-${id}.json`;
 export const doneFileName = (id: string): string => `batch-${id}.done.json`;
 export const legacyFileName = (key: string): string => `${key}${legacySuffix}`;
+export const markFileName = (key: string): string => `${key}${markSuffix}`;
 
 export function classifyInboxFile(name: string): InboxFileName {
   // A crashed writer's temp file may hold a whole batch that was never committed: never read it.
@@ -42,9 +47,13 @@ export function classifyInboxFile(name: string): InboxFileName {
   if (batch?.[1]) return { kind: 'batch', id: batch[1] };
   const done = doneName.exec(name);
   if (done?.[1]) return { kind: 'done', id: done[1] };
-  if (name.endsWith(legacySuffix)) {
-    const key = name.slice(0, -legacySuffix.length);
-    if (isValidRecordKey(key)) return { kind: 'legacy', key };
+  for (const [suffix, kind] of [
+    [legacySuffix, 'legacy'],
+    [markSuffix, 'mark'],
+  ] as const) {
+    if (!name.endsWith(suffix)) continue;
+    const key = name.slice(0, -suffix.length);
+    if (isValidRecordKey(key)) return { kind, key };
   }
   return { kind: 'other' };
 }
@@ -59,6 +68,18 @@ export function encodeBatch(
 
 export function encodeDone(keys: Iterable<string>): string {
   return `${JSON.stringify({ version: formatVersion, done: [...keys].sort() })}\n`;
+}
+
+export function encodeMark(mark: unknown): string {
+  return `${JSON.stringify({ version: formatVersion, mark })}\n`;
+}
+
+export function decodeMark(text: string): Decoded<unknown> {
+  const parsed = parseJson(text);
+  if (!parsed.ok) return parsed;
+  return isVersioned(parsed.value) && 'mark' in parsed.value
+    ? { ok: true, value: parsed.value['mark'] }
+    : { ok: false, reason: `not a version ${formatVersion} mark` };
 }
 
 export function decodeBatch<T>(
@@ -143,17 +164,22 @@ export interface InboxFolderContents<T> {
   /** Done keys by batch id; a batch without a (usable) done file has none done. */
   readonly done: ReadonlyMap<string, ReadonlySet<string>>;
   readonly legacy: ReadonlyArray<{ readonly key: string; readonly value: T }>;
+  /** Marks by entry key (see `<key>.mark`); an unreadable one is absent. */
+  readonly marks: ReadonlyMap<string, unknown>;
 }
 
 /** Every entry not yet done, batches and legacy files together, in key (= arrival) order. */
 export function pendingInboxEntries<T>(
   folder: InboxFolderContents<T>,
-): Array<{ key: string; value: T }> {
+): Array<{ key: string; value: T; mark?: unknown }> {
   const fromBatches = folder.batches.flatMap((batch) => {
     const done = folder.done.get(batch.id);
     return batch.entries.filter((entry) => !done?.has(entry.key));
   });
   return [...fromBatches, ...folder.legacy]
-    .map(({ key, value }) => ({ key, value }))
+    .map(({ key, value }) => {
+      const mark = folder.marks.get(key);
+      return mark === undefined ? { key, value } : { key, value, mark };
+    })
     .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }

@@ -9,8 +9,10 @@ import {
   decodeBatch,
   decodeDone,
   decodeLegacy,
+  decodeMark,
   doneFileName,
   legacyFileName,
+  markFileName,
   type Decoded,
   type InboxFolderContents,
 } from './inbox-file-format.js';
@@ -97,6 +99,7 @@ export function createInboxFolderReader<T>(options: {
     const batchIds = files.flatMap((file) => (file.kind === 'batch' ? [file.id] : []));
     const doneIds = files.flatMap((file) => (file.kind === 'done' ? [file.id] : []));
     const legacyKeys = files.flatMap((file) => (file.kind === 'legacy' ? [file.key] : []));
+    const markKeys = files.flatMap((file) => (file.kind === 'mark' ? [file.key] : []));
     const present = new Set(batchIds);
 
     const liveDoneIds = doneIds.filter((id) => present.has(id));
@@ -125,6 +128,15 @@ export function createInboxFolderReader<T>(options: {
       return value === undefined ? undefined : { key, value };
     });
 
+    // Read last: a mark written after its batch was listed belongs to an entry this read has.
+    const markValues = await mapLimit(markKeys, readConcurrency, (key) =>
+      readDecoded(markFileName(key), decodeMark),
+    );
+    const marks = new Map<string, unknown>();
+    markKeys.forEach((key, index) => {
+      if (markValues[index] !== undefined) marks.set(key, markValues[index]);
+    });
+
     const done = new Map<string, ReadonlySet<string>>();
     liveDoneIds.forEach((id, index) => {
       const keys = doneSets[index];
@@ -134,6 +146,7 @@ export function createInboxFolderReader<T>(options: {
       batches: batches.filter((batch) => batch !== undefined),
       done,
       legacy: legacy.filter((entry) => entry !== undefined),
+      marks,
       orphanDone: doneIds.filter((id) => !present.has(id)),
     };
   };

@@ -10,7 +10,9 @@ import {
   doneFileName,
   encodeBatch,
   encodeDone,
+  encodeMark,
   legacyFileName,
+  markFileName,
   pendingInboxEntries,
 } from './inbox-file-format.js';
 import { createKeyedQueue } from '../concurrency/keyed-queue.js';
@@ -29,6 +31,8 @@ import { writeFileAtomicSync } from '../state/write-file-atomic-sync.js';
 export interface InboxEntry<T> {
   readonly key: string;
   readonly value: T;
+  /** What its delivery wrote down before a restart (mark()), as read back from disk. */
+  readonly mark?: unknown;
 }
 
 export interface Inbox<T> {
@@ -36,6 +40,11 @@ export interface Inbox<T> {
   /** Everything still waiting, in arrival order. */
   pending(): Promise<Array<InboxEntry<T>>>;
   done(key: string): Promise<void>;
+  /**
+   * Writes down, durably, what the entry's delivery is about to do (its Enter), for a restart
+   * to find with the entry in pending(). It goes when the entry is done.
+   */
+  mark(key: string, mark: unknown): Promise<void>;
 }
 
 interface Batch {
@@ -75,6 +84,8 @@ export function createInbox<T>(options: {
   let readsRunning = 0;
   const removedDuringRead = new Set<string>();
   let dirEnsured = false;
+  /** Entries with a mark on disk, so done() removes only files that are there. */
+  const marked = new Set<string>();
   let last = 0;
   let sequence = 0;
 
@@ -241,7 +252,21 @@ export function createInbox<T>(options: {
       // Called once before the origin connects: the folder then exists before the first burst,
       // whose first write would otherwise wait for this mkdir behind the thread pool (docs/design.md §10).
       await ensureDir();
-      return pendingInboxEntries(await readAndRemember());
+      const folder = await readAndRemember();
+      const entries = pendingInboxEntries(folder);
+      const pending = new Set(entries.map((entry) => entry.key));
+      for (const key of folder.marks.keys()) {
+        if (pending.has(key)) marked.add(key);
+        // Its entry is done (a crash between the two removals): of no use any more.
+        else await removeIfPresent(markFileName(key)).catch(() => undefined);
+      }
+      return entries;
+    },
+
+    async mark(key, mark) {
+      if (!dirEnsured) await ensureDir();
+      await writeFileAtomic(fileOf(markFileName(key)), encodeMark(mark));
+      marked.add(key);
     },
 
     async done(key) {
@@ -254,6 +279,8 @@ export function createInbox<T>(options: {
       } else if (place?.kind === 'legacy') {
         await serially.run(legacyFileName(key), () => removeLegacy(key));
       }
+      // After the entry is recorded done: a mark left alone is only swept at the next start.
+      if (marked.delete(key)) await removeIfPresent(markFileName(key)).catch(() => undefined);
     },
   };
 }

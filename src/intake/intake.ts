@@ -4,6 +4,8 @@ import { createInboxAcceptor, type QuietGate } from './acceptor.js';
 import type { DedupeLedger } from './dedupe-ledger.js';
 import { finishOnce, isDoneAt, type EntryMoment } from './done-rule.js';
 import { createInbox, type InboxEntry } from './inbox.js';
+import { isSubmitMark, type SubmitMark } from '../delivery/submit-mark.js';
+import { testHold } from '../test-hold.js';
 
 /**
  * The seam in front of the intake: what a local receiver (the Socket Mode or HTTP receiver, the
@@ -23,6 +25,25 @@ export interface IntakeItem<T> {
    * its entry done then, as the rule says (done-rule.ts). A handler never marks an entry done.
    */
   readonly typed: () => Promise<void>;
+  /**
+   * Pass as the delivery's `onSubmitting`: the intake keeps the mark with the entry until the
+   * entry is done, so a restart in between can tell whether the Enter went in.
+   */
+  readonly submitting: (mark: SubmitMark) => Promise<void>;
+  /** The mark a crashed process left with the entry: pass as the delivery's `resume`. */
+  readonly resume?: SubmitMark;
+}
+
+/**
+ * Spread into the delivery request of an item's message: the intake hears its Enter (`typed`),
+ * keeps its mark until then, and hands on a mark a crashed process left (submit-mark.ts).
+ */
+export function submissionOf<T>(item: IntakeItem<T>) {
+  return {
+    onSubmitted: item.typed,
+    onSubmitting: item.submitting,
+    ...(item.resume ? { resume: item.resume } : {}),
+  };
 }
 
 /** A handler's answer: its outcome, and how the person is told — run once the entry is done. */
@@ -41,7 +62,13 @@ export type IntakeHandler<T, O> = (item: IntakeItem<T>) => Promise<Handled<O>>;
 export async function runHandler<T, O>(
   handle: IntakeHandler<T, O>,
   message: T,
-  entry: { readonly done: () => Promise<void>; readonly logger: Logger },
+  entry: {
+    readonly done: () => Promise<void>;
+    /** Where the entry's mark is kept; without one (a handler tested alone) it is not kept. */
+    readonly mark?: (mark: SubmitMark) => Promise<void>;
+    readonly resume?: SubmitMark;
+    readonly logger: Logger;
+  },
 ): Promise<O> {
   const reach = (moment: EntryMoment): Promise<void> =>
     isDoneAt(moment) ? entry.done() : Promise.resolve();
@@ -51,6 +78,8 @@ export async function runHandler<T, O>(
       message,
       logger: entry.logger,
       typed: isDoneAt('typed') ? entry.done : async () => undefined,
+      submitting: entry.mark ?? (async () => undefined),
+      ...(entry.resume ? { resume: entry.resume } : {}),
     });
   } finally {
     await reach('handled');
@@ -104,6 +133,8 @@ export function createIntake<T, O>(options: {
     logger,
   });
   const lanes = createKeyedQueue();
+  // The test seam for a crash between an Enter and the entry's done mark (src/test-hold.ts).
+  const hold = testHold(process.env);
   const inFlight = new Set<string>();
   const running = new Set<Promise<void>>();
 
@@ -114,8 +145,15 @@ export function createIntake<T, O>(options: {
     const itemLogger = logger.child({ entry: entry.key, ...options.logFields(entry.value) });
     const run = lanes
       .run(options.laneOf(entry.value), async () => {
+        const done = finishOnce(inbox, entry.key);
         const outcome = await runHandler(options.handle, entry.value, {
-          done: finishOnce(inbox, entry.key),
+          done: async () => {
+            await hold('after-enter', entry.key);
+            await done();
+          },
+          mark: (mark) => inbox.mark(entry.key, mark),
+          // Read back from disk: only a well-formed mark is acted on.
+          ...(isSubmitMark(entry.mark) ? { resume: entry.mark } : {}),
           logger: itemLogger,
         });
         options.handled?.(entry.value, outcome);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../config/types.js';
-import type { DeliveryCore } from '../delivery/create-delivery-core.js';
+import type { DeliveryCore } from '../delivery/delivery-request.js';
 import { LoopError } from '../errors.js';
 import type { Logger } from '../log/create-logger.js';
 import {

@@ -2,7 +2,7 @@ import { App, type Receiver } from '@slack/bolt';
 import path from 'node:path';
 import type { RequestListener } from 'node:http';
 import type { Config } from '../config/types.js';
-import type { DeliveryCore } from '../delivery/create-delivery-core.js';
+import type { DeliveryCore } from '../delivery/delivery-request.js';
 import type { EventSink } from '../state/event-log.js';
 import type { Logger } from '../log/create-logger.js';
 import type { Permissions } from '../permissions/create-permissions.js';

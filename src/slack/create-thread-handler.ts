@@ -1,9 +1,9 @@
 import { readLive, type Live } from '../config/live-config.js';
 import type { WebClient } from '@slack/web-api';
-import type { DeliveryCore } from '../delivery/create-delivery-core.js';
+import type { DeliveryCore } from '../delivery/delivery-request.js';
 import { asLoopError } from '../errors.js';
 import type { Logger } from '../log/create-logger.js';
-import type { Handled, IntakeItem } from '../intake/intake.js';
+import { submissionOf, type Handled, type IntakeItem } from '../intake/intake.js';
 import { callSlack, threadSay } from './call-slack.js';
 import type { SlackNames } from './create-slack-names.js';
 import type { SlackInboxMessage } from './slack-inbox-message.js';
@@ -126,11 +126,8 @@ export function createThreadHandler(options: ThreadHandlerOptions) {
     return { empty: false, text: (decoded) => withFileLines(decoded, outcomes) };
   };
 
-  const handle = async ({
-    message,
-    logger,
-    typed,
-  }: IntakeItem<SlackInboxMessage>): Promise<Handled<ThreadOutcome>> => {
+  const handle = async (item: IntakeItem<SlackInboxMessage>): Promise<Handled<ThreadOutcome>> => {
+    const { message, logger } = item;
     const binding = await bindings.find(message.channel, message.threadTs);
     if (!binding) return { outcome: 'unbound' };
     if (await options.permissionCommand?.(message, binding.ref)) {
@@ -205,7 +202,7 @@ export function createThreadHandler(options: ThreadHandlerOptions) {
           channel: await names.channel(message.channel),
         },
         ids: { slackEventId: message.eventId },
-        onSubmitted: typed,
+        ...submissionOf(item),
       });
       // Told once the entry is done: a crash after the reactions cannot type the message again.
       if (result.outcome === 'delivered') {

@@ -1,5 +1,5 @@
 import type { Config } from '../config/types.js';
-import type { DeliveryTarget } from '../delivery/create-delivery-core.js';
+import type { DeliveryTarget } from '../delivery/delivery-request.js';
 import { harnessTraits } from '../harness/harness-traits.js';
 import { LoopError } from '../errors.js';
 import { parseStandingRef, standingTarget } from '../refs.js';

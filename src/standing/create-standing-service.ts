@@ -1,5 +1,5 @@
 import type { Config } from '../config/types.js';
-import type { DeliveryCore } from '../delivery/create-delivery-core.js';
+import type { DeliveryCore } from '../delivery/delivery-request.js';
 import { firstAnswer, type SayAnswer } from '../delivery/first-answer.js';
 import type { Origin } from '../delivery/frame-message.js';
 import { createKeyedQueue, type KeyedQueue } from '../concurrency/keyed-queue.js';

@@ -1,5 +1,5 @@
 import type { Config } from '../config/types.js';
-import type { DeliveryTarget } from '../delivery/create-delivery-core.js';
+import type { DeliveryTarget } from '../delivery/delivery-request.js';
 import type { KeyedQueue } from '../concurrency/keyed-queue.js';
 import { LoopError } from '../errors.js';
 import {

@@ -1,4 +1,6 @@
-import { readFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { agentPrompts, untagged } from '../helpers/agent-prompts.js';
@@ -11,6 +13,7 @@ import {
   type WebApiCall,
 } from '../fakes/fake-slack/start-fake-slack.js';
 import { signSlackRequest } from '../fakes/fake-slack/sign-slack-request.js';
+import { testHoldEnv } from '../../src/test-hold.js';
 
 const channel = 'C0OPS';
 const dana = 'U0DANA';
@@ -50,6 +53,7 @@ describe('Slack end to end: the real Bolt app against the fake Slack', () => {
     extra: (paths: { dir: string; agentHome: string }) => Record<string, unknown> = () => ({}),
     mode: 'socket' | 'http' = 'socket',
     port = 0,
+    env: Record<string, string> = {},
   ) => {
     fixture = await createServeFixture(
       (paths) => ({
@@ -63,6 +67,7 @@ describe('Slack end to end: the real Bolt app against the fake Slack', () => {
           SLACK_APP_TOKEN: slack.identity.appToken,
           SLACK_SIGNING_SECRET: 'shh-signing-secret',
           SLACK_API_URL: slack.apiUrl,
+          ...env,
         },
       },
     );
@@ -442,6 +447,37 @@ describe('Slack end to end: the real Bolt app against the fake Slack', () => {
       { timeoutMs: 15_000 },
     );
     expect(received.map((prompt) => prompt.split('\n\n')[1])).toEqual(['over http']);
+  });
+
+  it('serve killed between the Enter of a reply and recording it done types the reply once after restart', async () => {
+    slack = await startFakeSlack({ users: { [dana]: { name: 'dana' } } });
+    // The first reply whose Enter goes in is held before its entry is recorded done (src/test-hold.ts).
+    const marker = path.join(tmpdir(), `loop-hold-${randomUUID()}`);
+    await startServe(undefined, 'socket', 0, { [testHoldEnv]: `after-enter:${marker}` });
+    try {
+      const threadTs = await createAnnounced('held');
+      await reply('only once, please', threadTs);
+      await eventually(async () => (await stat(marker).catch(() => undefined)) !== undefined, {
+        what: 'the reply to be held after its Enter',
+      });
+      await eventually(async () => (await prompts(fixture)).length === 1, {
+        what: 'the agent to receive the reply',
+      });
+      await fixture.kill('SIGKILL');
+      await fixture.start();
+      await slack.socket.connected(15_000);
+      // Behind the recovered entry in its thread's lane: once this is in, that one was handled.
+      await reply('and this after it', threadTs);
+      await eventually(async () => (await prompts(fixture)).length >= 2, {
+        what: 'the reply after the restart',
+      });
+      expect((await prompts(fixture)).map((prompt) => prompt.split('\n\n')[1])).toEqual([
+        'only once, please',
+        'and this after it',
+      ]);
+    } finally {
+      await rm(marker, { force: true });
+    }
   });
 
   it('serve killed with SIGKILL after acknowledging a burst delivers every message once after restart', async () => {

@@ -1,7 +1,7 @@
 import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { testHoldEnv } from '../../src/fleet/test-hold.js';
+import { testHoldEnv } from '../../src/test-hold.js';
 import { startFakeSlack, type FakeSlack } from '../fakes/fake-slack/start-fake-slack.js';
 import { eventually } from '../helpers/eventually.js';
 import type { ServeFixture } from '../helpers/run-serve.js';

@@ -1,11 +1,8 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createConfirmationTracker } from '../../../src/delivery/confirmation-tracker.js';
-import {
-  createDeliveryCore,
-  type DeliveryCore,
-  type DeliveryTarget,
-} from '../../../src/delivery/create-delivery-core.js';
+import { createDeliveryCore } from '../../../src/delivery/create-delivery-core.js';
+import type { DeliveryCore, DeliveryTarget } from '../../../src/delivery/delivery-request.js';
 import { createAgentStates } from '../../../src/delivery/agent-states.js';
 import { LoopError } from '../../../src/errors.js';
 import { silentLogger } from '../../../src/log/create-logger.js';

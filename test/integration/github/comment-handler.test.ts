@@ -5,7 +5,7 @@ import { createGithubResponder } from '../../../src/github/create-github-respond
 import { runHandler } from '../../../src/intake/intake.js';
 import { fromWebhookPayload } from '../../../src/github/from-webhook-payload.js';
 import type { GithubComment } from '../../../src/github/github-comment.js';
-import type { DeliveryResult } from '../../../src/delivery/create-delivery-core.js';
+import type { DeliveryResult } from '../../../src/delivery/delivery-request.js';
 import type { WorkItemRef } from '../../../src/refs.js';
 import { startFakeGithub, type FakeGithub } from '../../fakes/fake-github/start-fake-github.js';
 import {
@@ -406,6 +406,8 @@ describe('createCommentHandler with the fake GitHub, a real Octokit and recordin
           ids: { githubCommentId: String(plain.commentId), githubDeliveryId: plain.deliveryId },
           // The Enter marks the comment's inbox entry done (intake/done-rule.ts).
           onSubmitted: expect.any(Function),
+          // Right before the Enter, the entry keeps the delivery's mark (delivery/submit-mark.ts).
+          onSubmitting: expect.any(Function),
         },
       ]);
       expect(github.reactionsOn(plain.commentId)).toEqual(['eyes', 'rocket']);

@@ -3,7 +3,7 @@ import type {
   DeliveryRequest,
   DeliveryResult,
   DeliveryTarget,
-} from '../../../src/delivery/create-delivery-core.js';
+} from '../../../src/delivery/delivery-request.js';
 import type { EventSink } from '../../../src/state/event-log.js';
 import { LoopError } from '../../../src/errors.js';
 import { sameWorkItem, workItemRef, type WorkItemRef } from '../../../src/refs.js';

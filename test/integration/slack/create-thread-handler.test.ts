@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { LogLevel, WebClient } from '@slack/web-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { DeliveryCore, DeliveryRequest } from '../../../src/delivery/create-delivery-core.js';
+import type { DeliveryCore, DeliveryRequest } from '../../../src/delivery/delivery-request.js';
 import { LoopError } from '../../../src/errors.js';
 import { runHandler } from '../../../src/intake/intake.js';
 import { threadHelp } from '../../../src/slack/commands/parse-thread-command.js';

@@ -24,6 +24,7 @@ describe('the inbox acceptor and its quiet gate', () => {
         }),
       pending: () => Promise.resolve([]),
       done: () => Promise.resolve(),
+      mark: () => Promise.resolve(),
     };
     const claimed: string[] = [];
     const ledger: DedupeLedger = {

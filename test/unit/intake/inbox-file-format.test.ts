@@ -3,8 +3,10 @@ import {
   classifyInboxFile,
   decodeBatch,
   decodeDone,
+  decodeMark,
   encodeBatch,
   encodeDone,
+  encodeMark,
   pendingInboxEntries,
 } from '../../../src/intake/inbox-file-format.js';
 
@@ -22,6 +24,8 @@ describe('inbox file names', () => {
     expect(classifyInboxFile(`batch-${k}.json`)).toEqual({ kind: 'batch', id: k });
     expect(classifyInboxFile(`batch-${k}.done.json`)).toEqual({ kind: 'done', id: k });
     expect(classifyInboxFile(`${k}.json`)).toEqual({ kind: 'legacy', key: k });
+    expect(classifyInboxFile(`${k}.mark`)).toEqual({ kind: 'mark', key: k });
+    expect(classifyInboxFile('../x.mark')).toEqual({ kind: 'other' });
     // A crashed write of a batch: never a batch.
     expect(classifyInboxFile(`.batch-${k}.json.12.abcdef.tmp`)).toEqual({ kind: 'temp' });
     expect(classifyInboxFile('notes.txt')).toEqual({ kind: 'other' });
@@ -42,6 +46,8 @@ describe('inbox file contents', () => {
       ok: true,
       value: new Set([key(1), key(2)]),
     });
+    const mark = { tag: '02be', tmuxName: 'loop-standing-sup', panePid: 4242 };
+    expect(decodeMark(encodeMark(mark))).toEqual({ ok: true, value: mark });
   });
 
   it('refuses torn and wrongly shaped files, and sets invalid values aside', () => {
@@ -57,6 +63,8 @@ describe('inbox file contents', () => {
     );
     expect(decodeDone('{"version":1,"done":[1]}').ok).toBe(false);
     expect(decodeDone('nope').ok).toBe(false);
+    expect(decodeMark('{"version":1}').ok).toBe(false);
+    expect(decodeMark('{"version":2,"mark":{}}').ok).toBe(false);
     const mixed = encodeBatch([
       { key: key(1), value: { text: 'a' } },
       { key: key(1, 1), value: { nope: true } },
@@ -86,7 +94,15 @@ describe('pending inbox entries', () => {
       ],
       done: new Map([[key(10), new Set([key(10, 1)])]]),
       legacy: [entry(20), entry(5)],
+      marks: new Map<string, unknown>([
+        [key(10, 2), { tag: 'aaaa' }],
+        // The mark of a done entry is not handed on.
+        [key(10, 1), { tag: 'bbbb' }],
+      ]),
     });
+    expect(pending.filter((each) => each.mark !== undefined)).toEqual([
+      { ...entry(10, 2), mark: { tag: 'aaaa' } },
+    ]);
     expect(pending.map((each) => each.value.text)).toEqual([
       '5.0',
       '10.0',
