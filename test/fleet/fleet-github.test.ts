@@ -37,6 +37,20 @@ describe.skipIf(unavailable !== undefined)(title, () => {
     return members as [GithubMember, GithubMember, GithubMember];
   };
 
+  const polls = (member: GithubMember) => member.github.callsMatching('GET', listComments).length;
+  /** The one instance polling the repository (it holds the lease). */
+  const poller = (among: readonly GithubMember[], timeoutMs: number, what: string) =>
+    eventually(() => among.find((member) => polls(member) > 0), { timeoutMs, what });
+  /** `member` goes on polling, and `other` never starts: the lease stays where it is. */
+  const keepsPolling = async (member: GithubMember, other: GithubMember) => {
+    const seen = polls(member);
+    await eventually(() => polls(member) >= seen + 3, {
+      timeoutMs: 20_000,
+      what: 'three more polls',
+    });
+    expect(polls(other)).toBe(0);
+  };
+
   it('a delivery taken by A that addresses instance:b is acted on by B once; a retry acts once', async () => {
     const [a, b, c] = await fleetOfThree();
     const start = commentDelivery(members, 'Over to you. the-loop start instance:b', 7_001);
@@ -73,11 +87,7 @@ describe.skipIf(unavailable !== undefined)(title, () => {
 
   it('with the poller one instance polls the repository; another takes over when it stops', async () => {
     await fleetOfThree({ poll: true });
-    const polls = (member: GithubMember) => member.github.callsMatching('GET', listComments).length;
-    const holder = await eventually(() => members.find((member) => polls(member) > 0), {
-      timeoutMs: 20_000,
-      what: 'one instance to poll',
-    });
+    const holder = await poller(members, 20_000, 'one instance to poll');
     // A few more rounds of the holder; the others never poll.
     const seen = polls(holder);
     await eventually(() => polls(holder) >= seen + 3, {
@@ -95,26 +105,16 @@ describe.skipIf(unavailable !== undefined)(title, () => {
 
     // A graceful stop frees the lease at once: one of the others takes it, and only that one.
     await holder.serve.kill('SIGTERM');
-    const next = await eventually(() => others.find((member) => polls(member) > 0), {
-      timeoutMs: 20_000,
-      what: 'another instance to take the lease over',
-    });
-    const third = others.find((member) => member !== next)!;
-    const nextSeen = polls(next);
-    await eventually(() => polls(next) >= nextSeen + 3, {
-      timeoutMs: 20_000,
-      what: 'three more polls',
-    });
-    expect(polls(third)).toBe(0);
+    const next = await poller(others, 20_000, 'another instance to take the lease over');
+    await keepsPolling(
+      next,
+      others.find((member) => member !== next)!,
+    );
   });
 
   it('a poller killed with SIGKILL keeps its lease until the TTL lapses; then one other polls and catches up', async () => {
     await fleetOfThree({ poll: true });
-    const polls = (member: GithubMember) => member.github.callsMatching('GET', listComments).length;
-    const holder = await eventually(() => members.find((member) => polls(member) > 0), {
-      timeoutMs: 20_000,
-      what: 'one instance to poll',
-    });
+    const holder = await poller(members, 20_000, 'one instance to poll');
     // No graceful stop frees the lease: it lapses 30 s after the holder last renewed it (each
     // poll renews it, so within a poll interval of the kill).
     await holder.serve.kill('SIGKILL');
@@ -123,20 +123,14 @@ describe.skipIf(unavailable !== undefined)(title, () => {
     // Made while nobody polls: the instance that takes the lease over must still see it.
     const addressed = others[0]!;
     commentDelivery(members, `the-loop start instance:${addressed.name}`, 7_201);
-    const next = await eventually(() => others.find((member) => polls(member) > 0), {
-      timeoutMs: 60_000,
-      what: 'another instance to take the lapsed lease over',
-    });
+    const next = await poller(others, 60_000, 'another instance to take the lapsed lease over');
     // A live lease is left alone: nobody took it while it was younger than the TTL.
     expect(Date.now() - killedAt).toBeGreaterThan(15_000);
     expect(await outcomeOn(addressed, 7_201)).toBe('started');
-    const third = others.find((member) => member !== next)!;
-    const nextSeen = polls(next);
-    await eventually(() => polls(next) >= nextSeen + 3, {
-      timeoutMs: 20_000,
-      what: 'three more polls',
-    });
-    expect(polls(third)).toBe(0);
+    await keepsPolling(
+      next,
+      others.find((member) => member !== next)!,
+    );
     expect(await handledEvents(addressed, 7_201)).toHaveLength(1);
   });
 

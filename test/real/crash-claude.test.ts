@@ -4,15 +4,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testHoldEnv } from '../../src/test-hold.js';
-import { startFakeSlack, type FakeSlack } from '../fakes/fake-slack/start-fake-slack.js';
 import { eventually } from '../helpers/eventually.js';
 import { waitForTurns } from '../helpers/run-serve.js';
+import { startRealClaudeInSlack, type RealClaudeInSlack } from './real-claude-in-slack.js';
 import { realTierUnavailable } from './real-tier-availability.js';
-import { startRealClaude, userTexts, type RealClaude } from './start-real-claude.js';
+import { userTexts } from './start-real-claude.js';
 
 const unavailable = realTierUnavailable();
-const channel = 'C0OPS';
-const dana = 'U0DANA';
 
 /**
  * Exactly once across a crash (docs/architecture.md) with the real Claude Code: serve is killed
@@ -21,52 +19,24 @@ const dana = 'U0DANA';
  * same process — and lets the entry go instead of typing the reply a second time.
  */
 describe.skipIf(unavailable !== undefined)('the real Claude Code and a crash at the Enter', () => {
-  let slack: FakeSlack;
-  let claude: RealClaude;
   const marker = path.join(tmpdir(), `loop-hold-${randomUUID()}`);
-  let threadTs = '';
+  let setup: RealClaudeInSlack | undefined;
 
   beforeAll(async () => {
-    slack = await startFakeSlack({ users: { [dana]: { name: 'dana' } } });
-    claude = await startRealClaude({
-      config: { slack: { enabled: true, channel, authorizedUsers: [dana] } },
-      env: {
-        SLACK_BOT_TOKEN: slack.identity.botToken,
-        SLACK_APP_TOKEN: slack.identity.appToken,
-        SLACK_API_URL: slack.apiUrl,
-        [testHoldEnv]: `after-enter:${marker}`,
-      },
+    setup = await startRealClaudeInSlack({
+      name: 'sup',
+      env: { [testHoldEnv]: `after-enter:${marker}` },
     });
-    await slack.socket.connected(15_000);
-    const created = await claude.serve.cli([
-      'standing',
-      'create',
-      'sup',
-      '--slack-channel',
-      channel,
-    ]);
-    expect(created.exitCode, created.stderr).toBe(0);
-    const announcement = await slack.waitForCall(
-      'chat.postMessage',
-      (call) => call.args['channel'] === channel && call.args['thread_ts'] === undefined,
-      15_000,
-    );
-    threadTs = String(announcement.response?.['ts']);
-    await waitForTurns(claude.serve, 'standing:sup', 1);
   });
 
   afterAll(async () => {
-    await claude?.dispose();
-    await slack?.stop();
+    await setup?.claude.dispose();
+    await setup?.slack.stop();
     await rm(marker, { force: true });
   });
 
   it('a reply whose Enter went in before serve died reaches the model once', async () => {
-    const reply = (text: string) =>
-      slack.socket.send(
-        slack.eventsApiEnvelope(slack.messageEvent({ channel, user: dana, text, threadTs })),
-      );
-
+    const { claude, slack, reply } = setup!;
     await reply('deploy the staging branch once');
     await eventually(async () => (await stat(marker).catch(() => undefined)) !== undefined, {
       what: 'the reply to be held after its Enter',

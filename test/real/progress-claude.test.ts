@@ -2,14 +2,12 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { text, toolUse } from '../fakes/fake-anthropic/scripted-answer.js';
-import { startFakeSlack, type FakeSlack } from '../fakes/fake-slack/start-fake-slack.js';
-import { waitForTurns } from '../helpers/run-serve.js';
+import type { FakeSlack } from '../fakes/fake-slack/start-fake-slack.js';
+import { channel, dana, startRealClaudeInSlack } from './real-claude-in-slack.js';
 import { realTierUnavailable } from './real-tier-availability.js';
-import { startRealClaude, type RealClaude } from './start-real-claude.js';
+import type { RealClaude } from './start-real-claude.js';
 
 const unavailable = realTierUnavailable();
-const channel = 'C0OPS';
-const dana = 'U0DANA';
 
 /**
  * Progress in the thread (docs/design.md §15) from the real Claude Code's PreToolUse and PostToolUse hooks:
@@ -22,31 +20,10 @@ describe.skipIf(unavailable !== undefined)('progress with the real Claude Code',
   let threadTs = '';
 
   beforeAll(async () => {
-    slack = await startFakeSlack({ users: { [dana]: { name: 'dana' } } });
-    claude = await startRealClaude({
-      config: { slack: { enabled: true, channel, authorizedUsers: [dana], progress: 'summary' } },
-      env: {
-        SLACK_BOT_TOKEN: slack.identity.botToken,
-        SLACK_APP_TOKEN: slack.identity.appToken,
-        SLACK_API_URL: slack.apiUrl,
-      },
-    });
-    await slack.socket.connected(15_000);
-    const created = await claude.serve.cli([
-      'standing',
-      'create',
-      'prog',
-      '--slack-channel',
-      channel,
-    ]);
-    expect(created.exitCode, created.stderr).toBe(0);
-    const announcement = await slack.waitForCall(
-      'chat.postMessage',
-      (call) => call.args['channel'] === channel && call.args['thread_ts'] === undefined,
-      15_000,
-    );
-    threadTs = String(announcement.response?.['ts']);
-    await waitForTurns(claude.serve, 'standing:prog', 1);
+    ({ slack, claude, threadTs } = await startRealClaudeInSlack({
+      name: 'prog',
+      slack: { progress: 'summary' },
+    }));
   });
 
   afterAll(async () => {
