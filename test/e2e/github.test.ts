@@ -274,6 +274,8 @@ describe('GitHub and instances end to end: signed deliveries to two instances', 
     expect((await postDelivery(a.url, delivery)).status).toBe(202);
     await handled(a, id);
     // The poller (every second) sees the same comment too: it is handled or a duplicate, once.
+    // `handled` returns at the first judgement, which may be the redelivery's duplicate while the
+    // start the first copy asked for still runs: wait for that one's end as well.
     const events = await eventually(
       async () => {
         const all = await readEvents(path.join(a.fixture.stateRoot, 'events.jsonl'));
@@ -283,9 +285,12 @@ describe('GitHub and instances end to end: signed deliveries to two instances', 
             entry['commentId'] === id &&
             entry['source'] === 'poll',
         );
-        return polled ? all : undefined;
+        const done = all.some(
+          (entry) => entry.event === 'github.handled' && entry['commentId'] === id,
+        );
+        return polled && done ? all : undefined;
       },
-      { timeoutMs: 15_000, what: 'the poller to see the comment' },
+      { timeoutMs: 20_000, what: 'the comment to be handled and the poller to see it' },
     );
     expect(
       events.filter((entry) => entry.event === 'github.handled' && entry['commentId'] === id),
