@@ -166,7 +166,9 @@ export function createDeliveryCore(options: DeliveryCoreOptions): DeliveryCore {
   const resumed = async (
     target: DeliveryTarget,
     mark: SubmitMark,
-  ): Promise<{ pending: PendingConfirmation | undefined } | 'submitted' | undefined> => {
+  ): Promise<
+    { pending: PendingConfirmation | undefined; tag: string } | 'submitted' | undefined
+  > => {
     if (!target.screen) return undefined;
     const { panePid } = await driver.probe(target.tmuxName);
     return lifecycle.run(target.ref, async () => {
@@ -181,7 +183,9 @@ export function createDeliveryCore(options: DeliveryCoreOptions): DeliveryCore {
         'a message marked before a restart',
       );
       if (step === 'submitted') return 'submitted';
-      if (step === 'press-enter') return { pending: await pressEnter(target, mark.tag) };
+      if (step === 'press-enter') {
+        return { pending: await pressEnter(target, mark.tag), tag: mark.tag };
+      }
       return undefined;
     });
   };
@@ -224,14 +228,7 @@ export function createDeliveryCore(options: DeliveryCoreOptions): DeliveryCore {
         }
         if (resume) {
           const busy = states.state(target.tmuxName) === 'busy';
-          return await submitted(
-            target,
-            resume.pending,
-            request.resume?.tag ?? '',
-            busy,
-            progress,
-            request,
-          );
+          return await submitted(target, resume.pending, resume.tag, busy, progress, request);
         }
         const screen = target.screen
           ? await inputBox.emptyBox(screenTarget(target), held, request.signal)

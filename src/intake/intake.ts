@@ -133,7 +133,9 @@ export function createIntake<T, O>(options: {
     logger,
   });
   const lanes = createKeyedQueue();
-  // The test seam for a crash between an Enter and the entry's done mark (src/test-hold.ts).
+  // The test seam for a crash between an Enter and the entry's done mark (src/test-hold.ts): it
+  // holds the first entry about to be recorded done, which for a typed message is right after
+  // its Enter.
   const hold = testHold(process.env);
   const inFlight = new Set<string>();
   const running = new Set<Promise<void>>();
